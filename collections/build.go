@@ -1,0 +1,372 @@
+package collections
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOptions, findings []Finding) (*Registry, []Finding, error) {
+	reg := &Registry{byKey: map[string]*Collection{}}
+	byName := map[string][]*Collection{}
+	tables := map[string]*Collection{}
+	for _, def := range defs {
+		c, ff := compileDefinition(def, opts)
+		findings = append(findings, ff...)
+		if c == nil {
+			continue
+		}
+		if prev, dup := reg.byKey[c.Key]; dup {
+			findings = append(findings, Finding{File: def.File, Collection: c.Name, Severity: SeverityError,
+				Message: fmt.Sprintf("collection %q is defined twice (also in %s)", c.Key, orGo(prev.File))})
+			continue
+		}
+		if prev, dup := tables[c.Table]; dup && !c.External {
+			findings = append(findings, Finding{File: def.File, Collection: c.Name, Severity: SeverityError,
+				Message: fmt.Sprintf("table name %q collides with collection %q", c.Table, prev.Key)})
+			continue
+		}
+		tables[c.Table] = c
+		reg.byKey[c.Key] = c
+		reg.order = append(reg.order, c)
+		byName[c.Name] = append(byName[c.Name], c)
+	}
+
+	// Settings from kit.config.json, keyed by collection name or key.
+	lookup := func(k string) (*Collection, string) {
+		if c, ok := reg.byKey[k]; ok {
+			return c, ""
+		}
+		switch cs := byName[k]; len(cs) {
+		case 0:
+			return nil, fmt.Sprintf("names no collection %q", k)
+		case 1:
+			return cs[0], ""
+		default:
+			return nil, fmt.Sprintf("%q is ambiguous: use the registry key (%s)", k, keysOf(cs))
+		}
+	}
+	fileSettings := map[*Collection]Config{}
+	for _, k := range sortedKeys(settings) {
+		c, msg := lookup(k)
+		if c == nil {
+			findings = append(findings, Finding{File: ConfigFileName, Collection: k, Severity: SeverityError, Message: "kit.config.json " + msg})
+			continue
+		}
+		var cfg Config
+		if err := json.Unmarshal(settings[k], &cfg); err != nil {
+			findings = append(findings, Finding{File: ConfigFileName, Collection: k, Severity: SeverityError, Message: "invalid settings: " + err.Error()})
+			continue
+		}
+		fileSettings[c] = cfg
+	}
+	goSettings := map[*Collection]Config{}
+	for _, k := range sortedKeys(opts.Overrides) {
+		c, msg := lookup(k)
+		if c == nil {
+			findings = append(findings, Finding{Collection: k, Severity: SeverityError, Message: "override " + msg})
+			continue
+		}
+		goSettings[c] = opts.Overrides[k]
+	}
+
+	for _, c := range reg.order {
+		findings = append(findings, resolveRefs(c, reg, byName)...)
+		c.Config = defaultConfig(c)
+		if cfg, ok := fileSettings[c]; ok {
+			c.Config.mergeSettings(cfg)
+		}
+		for _, def := range defs {
+			if def.Config != nil && RegistryKey(layerOr(def.Layer, opts), def.Name) == c.Key {
+				c.Config.mergeSettings(*def.Config)
+			}
+		}
+		if cfg, ok := goSettings[c]; ok {
+			c.Config.mergeSettings(cfg)
+		}
+		c.Config.fillDerived(c)
+		c.index()
+		for _, msg := range c.Config.validate(c) {
+			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError, Message: msg})
+		}
+		if err := c.compileValidator(); err != nil {
+			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError, Message: "cannot compile JSON Schema: " + err.Error()})
+		}
+	}
+
+	var errs, warnings []Finding
+	for _, f := range findings {
+		if f.Severity == SeverityError {
+			errs = append(errs, f)
+		} else {
+			warnings = append(warnings, f)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, warnings, &LoadError{Findings: errs}
+	}
+	return reg, warnings, nil
+}
+
+func orGo(file string) string {
+	if file == "" {
+		return "a Go definition"
+	}
+	return file
+}
+
+func keysOf(cs []*Collection) string {
+	keys := make([]string, len(cs))
+	for i, c := range cs {
+		keys[i] = c.Key
+	}
+	return strings.Join(keys, ", ")
+}
+
+func layerOr(layer string, opts LoadOptions) string {
+	if layer == "" {
+		return opts.defaultLayer()
+	}
+	return layer
+}
+
+// compileDefinition checks one definition on its own: names, types,
+// decimal settings, defaults. References are resolved later.
+func compileDefinition(def Definition, opts LoadOptions) (*Collection, []Finding) {
+	layer := layerOr(def.Layer, opts)
+	var findings []Finding
+	add := func(field string, sev Severity, format string, args ...any) {
+		findings = append(findings, Finding{File: def.File, Collection: def.Name, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, f := range checkCollectionName(def.Name) {
+		f.File, f.Collection = def.File, def.Name
+		findings = append(findings, f)
+	}
+	if def.File == "" { // file layers were checked once per folder
+		for _, f := range checkLayerName(layer) {
+			f.File, f.Collection = def.File, def.Name
+			findings = append(findings, f)
+		}
+	}
+	if strings.EqualFold(layer, "kit") {
+		add("", SeverityError, "layer %q is reserved for kit's own tables", layer)
+	}
+	c := &Collection{
+		Key:   RegistryKey(layer, def.Name),
+		Name:  def.Name,
+		Layer: layer,
+		File:  def.File,
+		Table: ColumnName(layer) + "_" + ColumnName(def.Name),
+	}
+	seen := map[string]bool{}
+	columns := map[string]string{}
+	for _, sf := range systemFields {
+		columns[ColumnName(sf.Name)] = sf.Name
+	}
+	for _, f := range def.Fields {
+		if seen[f.Name] {
+			add(f.Name, SeverityError, "duplicate key %q: the field is defined twice", f.Name)
+			continue
+		}
+		seen[f.Name] = true
+		if IsSystemField(f.Name) {
+			add(f.Name, SeverityError, "duplicate key %q: %s is an auto-generated field; remove it from the schema", f.Name, f.Name)
+			continue
+		}
+		ff := checkField(&f)
+		for i := range ff {
+			ff[i].File, ff[i].Collection = def.File, def.Name
+		}
+		findings = append(findings, ff...)
+		col := ColumnName(f.Name)
+		if other, ok := columns[col]; ok && validIdentifier(f.Name) {
+			add(f.Name, SeverityError, "column name %q collides with field %q", col, other)
+			continue
+		}
+		columns[col] = f.Name
+		c.Fields = append(c.Fields, f)
+	}
+	return c, findings
+}
+
+func validIdentifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkField checks a field's name, type, decimal settings, flags and
+// default.
+func checkField(f *Field) []Finding {
+	var findings []Finding
+	add := func(sev Severity, format string, args ...any) {
+		findings = append(findings, Finding{Field: f.Name, Severity: sev, Message: fmt.Sprintf(format, args...)})
+	}
+	findings = append(findings, checkFieldName(f.Name, f.Type, f.RefTarget != "")...)
+	if !f.Type.Valid() {
+		if f.Type == "" {
+			add(SeverityError, "missing \"type\"")
+		} else {
+			add(SeverityError, "unknown type %q (allowed: %s)", f.Type, typeList())
+		}
+		return findings
+	}
+	if f.RefTarget != "" && f.Type != TypeString {
+		add(SeverityError, "refTarget needs type \"string\", not %q", f.Type)
+	}
+	if f.Type == TypeDecimal {
+		if f.Meta.Precision < 1 || f.Meta.Precision > 38 {
+			add(SeverityError, "decimal needs meta.precision between 1 and 38 (got %d)", f.Meta.Precision)
+		} else if f.Meta.Scale < 0 || f.Meta.Scale > f.Meta.Precision {
+			add(SeverityError, "decimal needs meta.scale between 0 and precision %d (got %d)", f.Meta.Precision, f.Meta.Scale)
+		}
+	} else if f.Meta.Precision != 0 || f.Meta.Scale != 0 {
+		add(SeverityError, "meta.precision and meta.scale apply only to decimal fields")
+	}
+	if f.Type.IsStructured() && (f.Meta.Unique || f.Meta.Index) {
+		add(SeverityError, "meta.unique and meta.index do not apply to %s fields", f.Type)
+	}
+	if f.Meta.Default != nil && len(findings) == 0 {
+		if _, err := NormalizeValue(f, f.Meta.Default); err != nil {
+			add(SeverityError, "meta.default %s", err.Error())
+		}
+	}
+	return findings
+}
+
+func typeList() string {
+	ts := FieldTypes()
+	s := make([]string, len(ts))
+	for i, t := range ts {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
+}
+
+// resolveRefs points each refTarget at a registry key: the key itself, a
+// collection of that name in the same layer, or the only collection of
+// that name.
+func resolveRefs(c *Collection, reg *Registry, byName map[string][]*Collection) []Finding {
+	var findings []Finding
+	for i := range c.Fields {
+		f := &c.Fields[i]
+		if f.RefTarget == "" || f.Type != TypeString {
+			continue
+		}
+		target, msg := resolveRef(c, f.RefTarget, reg, byName)
+		if target == nil {
+			findings = append(findings, Finding{File: c.File, Collection: c.Name, Field: f.Name, Severity: SeverityError, Message: "refTarget " + msg})
+			continue
+		}
+		f.RefTarget = target.Key
+	}
+	return findings
+}
+
+func resolveRef(c *Collection, ref string, reg *Registry, byName map[string][]*Collection) (*Collection, string) {
+	if t, ok := reg.byKey[ref]; ok {
+		return t, ""
+	}
+	cs := byName[ref]
+	for _, t := range cs {
+		if t.Layer == c.Layer {
+			return t, ""
+		}
+	}
+	switch len(cs) {
+	case 0:
+		return nil, fmt.Sprintf("%q names no collection", ref)
+	case 1:
+		return cs[0], ""
+	}
+	return nil, fmt.Sprintf("%q is ambiguous: use the registry key (%s)", ref, keysOf(cs))
+}
+
+// defaultConfig is the CollectionConfig before any settings.
+func defaultConfig(c *Collection) Config {
+	return Config{
+		Name:          c.Name,
+		Layer:         c.Layer,
+		ComponentName: pascal(c.Key) + "Form",
+		Kind:          "data",
+		Container:     "slideover",
+		APIPath:       c.Layer + "-" + c.Name,
+		DisplayName:   humanize(c.Name),
+		FetchStrategy: "query",
+	}
+}
+
+// mergeSettings applies settings over c; a partial defaultPagination,
+// hierarchy or sortable fills only what it names.
+func (c *Config) mergeSettings(o Config) {
+	pag := c.DefaultPagination
+	c.merge(o)
+	if pag != nil && o.DefaultPagination != nil {
+		p := *pag
+		if o.DefaultPagination.CurrentPage != 0 {
+			p.CurrentPage = o.DefaultPagination.CurrentPage
+		}
+		if o.DefaultPagination.PageSize != 0 {
+			p.PageSize = o.DefaultPagination.PageSize
+		}
+		if o.DefaultPagination.SortBy != "" {
+			p.SortBy = o.DefaultPagination.SortBy
+		}
+		if o.DefaultPagination.SortDirection != "" {
+			p.SortDirection = o.DefaultPagination.SortDirection
+		}
+		c.DefaultPagination = &p
+	}
+}
+
+// fillDerived computes what follows from the fields: references, runtime
+// field metadata, hierarchy and sortable field names. Identity (name,
+// layer) always comes from the definition.
+func (c *Config) fillDerived(col *Collection) {
+	c.Name, c.Layer = col.Name, col.Layer
+	for _, f := range col.Fields {
+		if f.RefTarget != "" {
+			if c.References == nil {
+				c.References = map[string]string{}
+			}
+			if _, set := c.References[f.Name]; !set {
+				c.References[f.Name] = f.RefTarget
+			}
+		}
+	}
+	if c.Fields == nil {
+		for _, f := range col.Fields {
+			c.Fields = append(c.Fields, FieldInfo{Name: f.Name, Type: f.Type, Label: f.Meta.Label, Area: f.Meta.Area, DisplayAs: f.Meta.DisplayAs})
+		}
+	}
+	if h := c.Hierarchy; h != nil && h.Enabled {
+		hh := *h
+		hh.ParentField = or(hh.ParentField, "parentId")
+		hh.PathField = or(hh.PathField, "path")
+		hh.DepthField = or(hh.DepthField, "depth")
+		hh.OrderField = or(hh.OrderField, "order")
+		c.Hierarchy = &hh
+	}
+	if s := c.Sortable; s != nil && s.Enabled {
+		ss := *s
+		ss.OrderField = or(ss.OrderField, "order")
+		c.Sortable = &ss
+	}
+	if c.UseMetadata == nil {
+		t := true
+		c.UseMetadata = &t
+	}
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

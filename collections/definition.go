@@ -1,0 +1,87 @@
+package collections
+
+// Field is one field of a collection schema.
+type Field struct {
+	// Name is the field's JSON key (camelCase).
+	Name string `json:"name"`
+	// Type is one of the eleven field types.
+	Type FieldType `json:"type"`
+	// Meta holds the optional settings of the field.
+	Meta FieldMeta `json:"meta,omitzero"`
+	// RefTarget names the collection a string field refers to (its plural
+	// name, or its registry key when the name is ambiguous).
+	RefTarget string `json:"refTarget,omitempty"`
+}
+
+// FieldMeta is the "meta" object of a schema field.
+type FieldMeta struct {
+	// Required makes the field mandatory on create; an update may not clear it.
+	Required bool `json:"required,omitempty"`
+	// Label is the human-readable name shown by clients.
+	Label string `json:"label,omitempty"`
+	// Default is stored on create when the body leaves the field out.
+	// nil means no default.
+	Default any `json:"default,omitempty"`
+	// Precision is the number of significant digits of a decimal (1..38).
+	Precision int `json:"precision,omitempty"`
+	// Scale is the number of digits after the point of a decimal (0..Precision).
+	Scale int `json:"scale,omitempty"`
+	// Unique makes the value unique within a team.
+	Unique bool `json:"unique,omitempty"`
+	// Index adds a (team, field) index for filters and sorts on the field.
+	Index bool `json:"index,omitempty"`
+	// Area places the field in a form area (runtime metadata for clients).
+	Area string `json:"area,omitempty"`
+	// DisplayAs is a display hint for clients (runtime metadata).
+	DisplayAs string `json:"displayAs,omitempty"`
+}
+
+// Definition describes one collection: the Go form of a schema file, for
+// hosts that prefer code.
+type Definition struct {
+	// Name is the plural collection name ("products", "blogPosts").
+	Name string
+	// Layer is the domain the collection belongs to ("shop"); empty means
+	// the default layer.
+	Layer string
+	// Fields are the schema fields, in display order.
+	Fields []Field
+	// Config overrides the collection's defaults; zero fields keep them.
+	Config *Config
+	// File is the schema file the definition was read from; empty for Go
+	// definitions. Findings name it.
+	File string
+}
+
+// systemFields are the auto-generated fields every record carries, in the
+// order records show them.
+var systemFields = []Field{
+	{Name: "id", Type: TypeString},
+	{Name: "teamId", Type: TypeString},
+	{Name: "owner", Type: TypeString},
+	{Name: "createdAt", Type: TypeDate},
+	{Name: "updatedAt", Type: TypeDate},
+	{Name: "createdBy", Type: TypeString},
+	{Name: "updatedBy", Type: TypeString},
+}
+
+// metadataFields are the system fields that useMetadata=false drops.
+func isMetadataField(name string) bool {
+	switch name {
+	case "createdAt", "updatedAt", "createdBy", "updatedBy":
+		return true
+	}
+	return false
+}
+
+// IsSystemField reports whether name is one of the auto-generated fields
+// (id, teamId, owner, createdAt, updatedAt, createdBy, updatedBy), which the
+// server sets and a schema must not define.
+func IsSystemField(name string) bool {
+	for _, f := range systemFields {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,614 @@
+package collections
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file holds the naming rules of the specification: English
+// pluralization (Pluralize, Singularize, IsPlural) and the checks for
+// collection, field and layer names. The tables below are read-only.
+
+// inflectUncountables are words with no separate plural form. They count as
+// plural, so a collection may be called "news" or "equipment".
+var inflectUncountables = map[string]bool{
+	"news": true, "series": true, "species": true, "equipment": true,
+	"information": true, "info": true, "feedback": true, "software": true,
+	"hardware": true, "firmware": true, "metadata": true, "data": true,
+	"media": true, "sheep": true, "deer": true, "fish": true, "aircraft": true,
+	"furniture": true, "luggage": true, "baggage": true, "music": true,
+	"advice": true, "evidence": true, "knowledge": true, "research": true,
+	"traffic": true, "homework": true, "cattle": true, "kudos": true,
+	"chaos": true, "chassis": true, "tennis": true, "analytics": true,
+	"physics": true, "mathematics": true, "economics": true, "logistics": true,
+	"electronics": true,
+}
+
+// inflectIrregulars maps singular to plural for words the suffix rules get
+// wrong. "index" is deliberately absent: its plural is "indexes".
+var inflectIrregulars = map[string]string{
+	"person": "people", "child": "children", "man": "men", "woman": "women",
+	"mouse": "mice", "goose": "geese", "foot": "feet", "tooth": "teeth",
+	"ox": "oxen", "leaf": "leaves", "knife": "knives", "life": "lives",
+	"wife": "wives", "half": "halves", "criterion": "criteria",
+	"phenomenon": "phenomena", "axis": "axes",
+	"analysis": "analyses", "crisis": "crises", "thesis": "theses",
+	"diagnosis": "diagnoses", "prognosis": "prognoses",
+	"hypothesis": "hypotheses", "synopsis": "synopses",
+	"parenthesis": "parentheses", "emphasis": "emphases",
+	"synthesis": "syntheses", "oasis": "oases", "neurosis": "neuroses",
+	"psychosis": "psychoses", "nemesis": "nemeses",
+}
+
+// inflectIrregularSingulars is inflectIrregulars inverted (plural to
+// singular). It is built once and never changed.
+var inflectIrregularSingulars = func() map[string]string {
+	m := make(map[string]string, len(inflectIrregulars))
+	for s, p := range inflectIrregulars {
+		m[p] = s
+	}
+	return m
+}()
+
+// inflectIrregularSuffixes are irregular singulars that also inflect as the
+// end of a longer word (grandchild, salesperson, chairwoman).
+var inflectIrregularSuffixes = []string{"person", "child", "woman"}
+
+// inflectOes are the words ending in "o" whose plural adds "es".
+var inflectOes = map[string]bool{
+	"hero": true, "potato": true, "tomato": true, "echo": true, "veto": true,
+	"torpedo": true, "embargo": true,
+}
+
+// inflectIe are singulars ending in "ie" (plural "ies"), so that "movies"
+// singularizes to "movie" rather than "movy".
+var inflectIe = map[string]bool{
+	"movie": true, "cookie": true, "pie": true, "tie": true, "lie": true,
+	"die": true, "rookie": true, "zombie": true, "selfie": true,
+	"calorie": true, "hoodie": true, "brownie": true, "smoothie": true,
+	"goalie": true, "newbie": true, "freebie": true, "sortie": true,
+	"prairie": true, "genie": true, "birdie": true, "veggie": true,
+	"foodie": true, "hippie": true, "magpie": true, "necktie": true,
+	"bowtie": true, "beanie": true, "pixie": true, "groupie": true,
+}
+
+// inflectU are singulars ending in "u" (plural "us"); every other word
+// ending in "us" (status, bus, campus) is singular.
+var inflectU = map[string]bool{
+	"menu": true, "guru": true, "emu": true, "gnu": true, "tutu": true,
+	"haiku": true, "tofu": true, "bayou": true, "caribou": true, "snafu": true,
+	"kudzu": true, "zebu": true, "tabu": true, "sudoku": true,
+	"tiramisu": true, "bijou": true, "juju": true, "impromptu": true,
+}
+
+// inflectIs are singulars ending in "is" other than the "-sis" and "-itis"
+// words; every other word ending in "is" is the plural of an "-i" word
+// (taxis, emojis).
+var inflectIs = map[string]bool{
+	"axis": true, "iris": true, "penis": true, "pelvis": true, "trellis": true,
+	"metropolis": true, "acropolis": true, "cannabis": true, "mantis": true,
+	"ibis": true, "marquis": true, "proboscis": true, "epidermis": true,
+	"dermis": true, "glottis": true, "testis": true, "debris": true,
+	"this": true, "aegis": true, "hubris": true, "syphilis": true,
+}
+
+// inflectSingularS are other singulars that end in "s" (besides "ss",
+// "us" and "is" words).
+var inflectSingularS = map[string]bool{
+	"alias": true, "atlas": true, "bias": true, "canvas": true, "gas": true,
+	"lens": true, "cosmos": true, "ethos": true, "pathos": true,
+	"pancreas": true, "asbestos": true, "rhinoceros": true, "thermos": true,
+	"dais": true, "summons": true,
+}
+
+// inflectChK are words ending in "ch" said as "k", whose plural adds "s".
+var inflectChK = map[string]bool{
+	"stomach": true, "monarch": true, "epoch": true, "patriarch": true,
+	"matriarch": true, "oligarch": true, "eunuch": true, "tech": true,
+	"loch": true,
+}
+
+// inflectChe are singulars ending in "che", so that "caches" singularizes
+// to "cache" rather than "cach".
+var inflectChe = map[string]bool{
+	"ache": true, "cache": true, "headache": true, "toothache": true,
+	"backache": true, "earache": true, "heartache": true, "niche": true,
+	"avalanche": true, "moustache": true, "mustache": true, "cliche": true,
+	"psyche": true, "quiche": true, "creche": true, "pastiche": true,
+	"fiche": true, "microfiche": true, "brioche": true, "cloche": true,
+}
+
+// inflectUse are singulars ending in a consonant and "use", so that "fuses"
+// singularizes to "fuse" while "buses" singularizes to "bus".
+var inflectUse = map[string]bool{
+	"use": true, "reuse": true, "misuse": true, "disuse": true, "abuse": true,
+	"excuse": true, "fuse": true, "muse": true, "refuse": true, "ruse": true,
+	"recluse": true,
+}
+
+// inflectDoubleZ are the words ending in a single "z" whose plural doubles
+// it (quiz, quizzes).
+var inflectDoubleZ = map[string]bool{"quiz": true, "fez": true, "whiz": true}
+
+// Pluralize returns the English plural of word. In a camelCase word only the
+// last word is inflected ("blogPost" becomes "blogPosts") and the case of
+// the rest is kept; an all-capitals last word is treated as an acronym
+// ("pageURL" becomes "pageURLs"). Uncountable words ("news", "metadata")
+// and irregular plurals ("people") are returned unchanged.
+func Pluralize(word string) string {
+	return inflectLastWord(word, pluralizeWord, true)
+}
+
+// Singularize returns the English singular of word, inverting [Pluralize]:
+// "categories" becomes "category", "statuses" "status", "people" "person"
+// and "blogPosts" "blogPost". Words that are already singular ("status",
+// "address", "analysis") and uncountable words ("news") are returned
+// unchanged.
+func Singularize(word string) string {
+	return inflectLastWord(word, singularizeWord, false)
+}
+
+// IsPlural reports whether word is an English plural: an uncountable word
+// ("news", "equipment"), or a word that [Singularize] changes and
+// [Pluralize] turns back into word ("products", "people", "blogPosts").
+// "status", "bus" and "address" are not plural.
+func IsPlural(word string) bool {
+	words := splitCamel(word)
+	if len(words) == 0 {
+		return false
+	}
+	if inflectUncountables[strings.ToLower(words[len(words)-1])] {
+		return true
+	}
+	s := Singularize(word)
+	return s != word && Pluralize(s) == word
+}
+
+// inflectLastWord applies inflect to the last camelCase word of word,
+// restoring its capitalization, and keeps everything before it.
+func inflectLastWord(word string, inflect func(string) string, plural bool) string {
+	words := splitCamel(word)
+	if len(words) == 0 {
+		return word
+	}
+	last := words[len(words)-1]
+	if !strings.HasSuffix(word, last) {
+		return word // ends in a separator such as "_"
+	}
+	prefix := word[:len(word)-len(last)]
+	switch {
+	case isAcronym(last):
+		if plural {
+			return prefix + last + "s"
+		}
+		return word
+	case isAcronymPlural(last):
+		if plural {
+			return word
+		}
+		return prefix + last[:len(last)-1]
+	}
+	out := inflect(strings.ToLower(last))
+	if r, _ := utf8.DecodeRuneInString(last); unicode.IsUpper(r) {
+		out = upperFirst(out)
+	}
+	return prefix + out
+}
+
+// isAcronym reports whether w is two or more capital letters (and digits),
+// such as "URL" or "API".
+func isAcronym(w string) bool {
+	letters := 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			if !unicode.IsUpper(r) {
+				return false
+			}
+			letters++
+		}
+	}
+	return letters >= 2
+}
+
+// isAcronymPlural reports whether w is an acronym followed by a lower-case
+// "s", such as "URLs" or "IDs".
+func isAcronymPlural(w string) bool {
+	return len(w) >= 3 && w[len(w)-1] == 's' && isAcronym(w[:len(w)-1])
+}
+
+// pluralizeWord pluralizes a single lower-case word.
+func pluralizeWord(w string) string {
+	if w == "" || inflectUncountables[w] {
+		return w
+	}
+	if p, ok := inflectIrregulars[w]; ok {
+		return p
+	}
+	if _, ok := inflectIrregularSingulars[w]; ok {
+		return w
+	}
+	for _, s := range inflectIrregularSuffixes {
+		p := inflectIrregulars[s]
+		if strings.HasSuffix(w, p) {
+			return w
+		}
+		if strings.HasSuffix(w, s) {
+			return w[:len(w)-len(s)] + p
+		}
+	}
+	n := len(w)
+	switch {
+	case strings.HasSuffix(w, "sis"):
+		return w[:n-2] + "es"
+	case w[n-1] == 'y':
+		if n >= 2 && isConsonant(w[n-2]) {
+			return w[:n-1] + "ies"
+		}
+		return w + "s"
+	case w[n-1] == 's' || w[n-1] == 'x':
+		return w + "es"
+	case w[n-1] == 'z':
+		if inflectDoubleZ[w] {
+			return w + "zes"
+		}
+		return w + "es"
+	case strings.HasSuffix(w, "sh"):
+		return w + "es"
+	case strings.HasSuffix(w, "ch"):
+		if inflectChK[w] {
+			return w + "s"
+		}
+		return w + "es"
+	case w[n-1] == 'o':
+		if inflectOes[w] {
+			return w + "es"
+		}
+		return w + "s"
+	}
+	return w + "s"
+}
+
+// singularizeWord singularizes a single lower-case word.
+func singularizeWord(w string) string {
+	if w == "" || inflectUncountables[w] {
+		return w
+	}
+	if s, ok := inflectIrregularSingulars[w]; ok {
+		return s
+	}
+	if _, ok := inflectIrregulars[w]; ok {
+		return w
+	}
+	for _, s := range inflectIrregularSuffixes {
+		p := inflectIrregulars[s]
+		if strings.HasSuffix(w, p) {
+			return w[:len(w)-len(p)] + s
+		}
+		if strings.HasSuffix(w, s) {
+			return w
+		}
+	}
+	n := len(w)
+	if n <= 2 || w[n-1] != 's' || isSingularS(w) {
+		return w
+	}
+	switch {
+	case n > 3 && strings.HasSuffix(w, "ies"):
+		if inflectIe[w[:n-1]] {
+			return w[:n-1]
+		}
+		return w[:n-3] + "y"
+	case strings.HasSuffix(w, "oes"):
+		if inflectOes[w[:n-2]] {
+			return w[:n-2]
+		}
+		return w[:n-1]
+	case strings.HasSuffix(w, "yses"):
+		return w[:n-4] + "ysis"
+	case strings.HasSuffix(w, "uses"):
+		if strings.HasSuffix(w, "ouses") || strings.HasSuffix(w, "auses") || inflectUse[w[:n-1]] {
+			return w[:n-1] // houses, causes, fuses
+		}
+		return w[:n-2] // statuses, buses
+	case strings.HasSuffix(w, "ses"):
+		if isSingularS(w[:n-2]) {
+			return w[:n-2] // addresses, aliases
+		}
+		return w[:n-1] // cases, responses
+	case strings.HasSuffix(w, "zzes"):
+		if inflectDoubleZ[w[:n-3]] {
+			return w[:n-3] // quizzes
+		}
+		return w[:n-2] // buzzes
+	case strings.HasSuffix(w, "tzes"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "shes"):
+		return w[:n-2]
+	case strings.HasSuffix(w, "ches"):
+		if inflectChe[w[:n-1]] {
+			return w[:n-1] // caches
+		}
+		return w[:n-2] // matches
+	}
+	return w[:n-1]
+}
+
+// isSingularS reports whether w, a lower-case word ending in "s", is a
+// singular: "-ss" (address), "-us" (status, but not menus), "-sis",
+// "-itis" and listed "-is" words (analysis, axis), and listed others (alias).
+func isSingularS(w string) bool {
+	n := len(w)
+	switch {
+	case n < 2 || w[n-1] != 's':
+		return false
+	case strings.HasSuffix(w, "ss"):
+		return true
+	case strings.HasSuffix(w, "us"):
+		return !inflectU[w[:n-1]]
+	case strings.HasSuffix(w, "is"):
+		return strings.HasSuffix(w, "sis") || strings.HasSuffix(w, "itis") || inflectIs[w]
+	}
+	return inflectSingularS[w]
+}
+
+// isConsonant reports whether b is an ASCII letter other than a vowel.
+func isConsonant(b byte) bool {
+	if b < 'a' || b > 'z' {
+		return false
+	}
+	return !strings.ContainsRune("aeiou", rune(b))
+}
+
+// upperFirst returns s with its first rune in upper case.
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
+
+// splitCamel splits a camelCase or PascalCase name into its words:
+// "blogPost" gives blog, Post; "pageURL" gives page, URL; "HTMLPage" gives
+// HTML, Page; "pageURLs" gives page, URLs. Digits stay with the word before
+// them. Characters other than letters and digits separate words and are
+// dropped ("blog_posts" gives blog, posts).
+func splitCamel(name string) []string {
+	runes := []rune(name)
+	var words []string
+	start := -1
+	for i, r := range runes {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			if start >= 0 {
+				words = append(words, string(runes[start:i]))
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		if !unicode.IsUpper(r) {
+			continue
+		}
+		prev := runes[i-1]
+		split := unicode.IsLower(prev) || unicode.IsDigit(prev)
+		if unicode.IsUpper(prev) && i+1 < len(runes) && unicode.IsLower(runes[i+1]) {
+			// "HTMLPage": the P starts a new word; "URLs" stays one word.
+			pluralS := runes[i+1] == 's' && (i+2 == len(runes) || !unicode.IsLower(runes[i+2]))
+			split = !pluralS
+		}
+		if split {
+			words = append(words, string(runes[start:i]))
+			start = i
+		}
+	}
+	if start >= 0 {
+		words = append(words, string(runes[start:]))
+	}
+	return words
+}
+
+// nameGeneric are collection names that say nothing about what the
+// collection holds.
+var nameGeneric = map[string]bool{
+	"items": true, "data": true, "records": true, "entries": true,
+	"objects": true, "things": true, "stuff": true, "elements": true,
+	"values": true, "entities": true, "resources": true, "collections": true,
+	"list": true, "lists": true, "info": true, "misc": true, "documents": true,
+}
+
+// nameAbbreviations maps abbreviations that names should spell out to the
+// word they stand for. "id" and "url" are not here: they are words.
+var nameAbbreviations = map[string]string{
+	"usr": "user", "cfg": "configuration", "conf": "configuration", "msg": "message",
+	"msgs": "messages", "img": "image", "imgs": "images", "qty": "quantity",
+	"desc": "description", "addr": "address", "num": "number",
+	"amt": "amount", "btn": "button", "pwd": "password", "passwd": "password",
+	"tmp": "temporary", "val": "value", "vals": "values", "cnt": "count",
+	"prod": "product", "prods": "products", "cust": "customer",
+	"custs": "customers", "dt": "date", "ts": "timestamp", "ref": "reference",
+	"refs": "references", "attr": "attribute", "attrs": "attributes",
+	"param": "parameter", "params": "parameters", "org": "organization",
+	"orgs": "organizations", "dept": "department", "mgr": "manager",
+	"txn": "transaction", "txns": "transactions", "acct": "account",
+	"accts": "accounts", "idx": "index", "pos": "position", "str": "string",
+	"obj": "object", "objs": "objects", "arr": "array",
+}
+
+// checkCollectionName checks a collection name against the naming rules:
+// a camelCase identifier, not generic, plural, without abbreviations. The
+// findings carry only Severity and Message. A name that is not a camelCase
+// identifier or is generic gets that one error and no further findings.
+func checkCollectionName(name string) []Finding {
+	if msg := nameFormatProblem("collection", name); msg != "" {
+		return []Finding{{Severity: SeverityError, Message: msg}}
+	}
+	if nameGeneric[strings.ToLower(name)] {
+		return []Finding{{Severity: SeverityError, Message: fmt.Sprintf(
+			"collection name %q is too generic; name what it holds (e.g. \"products\", \"blogPosts\")", name)}}
+	}
+	var out []Finding
+	words := splitCamel(name)
+	if !IsPlural(words[len(words)-1]) {
+		out = append(out, Finding{Severity: SeverityError, Message: fmt.Sprintf(
+			"collection name %q must be plural (use %q)", name, Pluralize(name))})
+	}
+	for _, msg := range nameAbbreviationProblems("collection name", name, words) {
+		out = append(out, Finding{Severity: SeverityWarning, Message: msg})
+	}
+	return out
+}
+
+// checkFieldName checks a field name against the naming rules: errors when
+// it is not a camelCase identifier (and then nothing else), warnings when a
+// date does not end in "At", a boolean does not start with "is", "has" or
+// "can", a relationship (hasRefTarget) does not end in "Id", or a word is
+// an abbreviation. The findings carry only Field,
+// Severity and Message.
+func checkFieldName(name string, typ FieldType, hasRefTarget bool) []Finding {
+	if msg := nameFormatProblem("field", name); msg != "" {
+		return []Finding{{Field: name, Severity: SeverityError, Message: msg}}
+	}
+	var msgs []string
+	switch typ {
+	case TypeDate:
+		if !strings.HasSuffix(name, "At") {
+			msgs = append(msgs, fmt.Sprintf("date field %q should end in \"At\" (e.g. %q)", name, dateFieldSuggestion(name)))
+		}
+	case TypeBoolean:
+		if !hasBooleanPrefix(name) {
+			msgs = append(msgs, fmt.Sprintf("boolean field %q should start with \"is\", \"has\" or \"can\" (e.g. %q)", name, "is"+upperFirst(name)))
+		}
+	}
+	if hasRefTarget {
+		if !strings.HasSuffix(name, "Id") {
+			msgs = append(msgs, fmt.Sprintf("relationship field %q should end in \"Id\" (e.g. %q)", name, refFieldSuggestion(name)))
+		}
+	}
+	msgs = append(msgs, nameAbbreviationProblems("field name", name, splitCamel(name))...)
+	var out []Finding
+	for _, msg := range msgs {
+		out = append(out, Finding{Field: name, Severity: SeverityWarning, Message: msg})
+	}
+	return out
+}
+
+// checkLayerName checks a layer directory name: it must be a camelCase
+// identifier. The findings carry only Severity and Message.
+func checkLayerName(name string) []Finding {
+	if msg := nameFormatProblem("layer", name); msg != "" {
+		return []Finding{{Severity: SeverityError, Message: msg}}
+	}
+	return nil
+}
+
+// nameFormatProblem returns why name is not a camelCase identifier (kind is
+// "collection", "field" or "layer"), or "" when it is one.
+func nameFormatProblem(kind, name string) string {
+	if name == "" {
+		return kind + " name must not be empty"
+	}
+	if isCamelIdentifier(name) {
+		return ""
+	}
+	if s := camelForm(name); s != "" && s != name {
+		return fmt.Sprintf("%s name %q must be camelCase (use %q)", kind, name, s)
+	}
+	if !isIdentifier(name) {
+		return fmt.Sprintf("%s name %q must start with a letter and contain only ASCII letters and digits", kind, name)
+	}
+	return fmt.Sprintf("%s name %q must be camelCase", kind, name)
+}
+
+// isIdentifier reports whether name matches ^[A-Za-z][A-Za-z0-9]*$.
+func isIdentifier(name string) bool {
+	if name == "" || !isASCIILetter(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if !isASCIILetter(name[i]) && (name[i] < '0' || name[i] > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isCamelIdentifier reports whether name is an identifier starting with a
+// lower-case letter.
+func isCamelIdentifier(name string) bool {
+	return isIdentifier(name) && name[0] >= 'a' && name[0] <= 'z'
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+// camelForm returns the camelCase form of a snake_case, kebab-case,
+// spaced or PascalCase name ("blog_posts" and "BlogPosts" give
+// "blogPosts"), or "" when there is none (e.g. a leading digit).
+func camelForm(name string) string {
+	var b strings.Builder
+	for i, w := range splitCamel(name) {
+		w = strings.ToLower(w)
+		if i > 0 {
+			w = upperFirst(w)
+		}
+		b.WriteString(w)
+	}
+	if s := b.String(); isCamelIdentifier(s) {
+		return s
+	}
+	return ""
+}
+
+// hasBooleanPrefix reports whether name starts with "is", "has" or "can"
+// followed by an upper-case letter.
+func hasBooleanPrefix(name string) bool {
+	for _, p := range []string{"is", "has", "can"} {
+		if len(name) > len(p) && strings.HasPrefix(name, p) && name[len(p)] >= 'A' && name[len(p)] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// dateFieldSuggestion turns a date field name into one ending in "At":
+// "published" gives "publishedAt", "dueDate" and "publishedOn" give
+// "dueAt" and "publishedAt".
+func dateFieldSuggestion(name string) string {
+	words := splitCamel(name)
+	if len(words) > 1 {
+		switch words[len(words)-1] {
+		case "Date", "Time", "On", "Timestamp":
+			return strings.TrimSuffix(name, words[len(words)-1]) + "At"
+		}
+	}
+	return name + "At"
+}
+
+// refFieldSuggestion turns a relationship field name into one ending in
+// "Id": "author" gives "authorId", "authorID" gives "authorId".
+func refFieldSuggestion(name string) string {
+	if s, ok := strings.CutSuffix(name, "ID"); ok && s != "" {
+		return s + "Id"
+	}
+	return name + "Id"
+}
+
+// nameAbbreviationProblems returns one message for each distinct word of
+// name (split into words) that is a known abbreviation. what is
+// "collection name" or "field name".
+func nameAbbreviationProblems(what, name string, words []string) []string {
+	var msgs []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		lw := strings.ToLower(w)
+		full, ok := nameAbbreviations[lw]
+		if !ok || seen[lw] {
+			continue
+		}
+		seen[lw] = true
+		msgs = append(msgs, fmt.Sprintf("%s %q uses the abbreviation %q; spell it out (e.g. %q)", what, name, w, full))
+	}
+	return msgs
+}

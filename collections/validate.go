@@ -1,0 +1,340 @@
+package collections
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+)
+
+// ValidationError reports a body that does not fit the collection, with a
+// message per field. It answers HTTP 400.
+type ValidationError struct {
+	// Fields maps a field name to what is wrong with it.
+	Fields map[string]string
+}
+
+// Error lists the fields and their messages, in field-name order.
+func (e *ValidationError) Error() string {
+	names := sortedKeys(e.Fields)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + ": " + e.Fields[n]
+	}
+	return "invalid body: " + strings.Join(parts, "; ")
+}
+
+// HTTPStatus is 400.
+func (e *ValidationError) HTTPStatus() int { return 400 }
+
+// ErrorData puts the per-field messages under "fields".
+func (e *ValidationError) ErrorData() any { return map[string]any{"fields": e.Fields} }
+
+// Unwrap lets errors.Is(err, ErrValidation) match.
+func (e *ValidationError) Unwrap() error { return ErrValidation }
+
+func (e *ValidationError) add(field, msg string) {
+	if e.Fields == nil {
+		e.Fields = map[string]string{}
+	}
+	if _, ok := e.Fields[field]; !ok {
+		e.Fields[field] = msg
+	}
+}
+
+type validator struct {
+	create *jsonschema.Schema
+	update *jsonschema.Schema
+	doc    map[string]any
+}
+
+// JSONSchema returns the collection's record schema (draft 2020-12) for
+// clients: every attribute, with the auto-generated ones read-only. The
+// map is a fresh copy.
+func (c *Collection) JSONSchema() map[string]any {
+	b, _ := json.Marshal(c.valid.doc)
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// fieldSchema is the JSON Schema of one field's value.
+func fieldSchema(f *Field, forWrite bool) map[string]any {
+	s := map[string]any{}
+	switch f.Type {
+	case TypeString, TypeText, TypeImage, TypeFile:
+		s["type"] = "string"
+		if f.Meta.Required && forWrite {
+			s["minLength"] = 1
+		}
+	case TypeNumber:
+		s["type"] = "number"
+	case TypeDecimal:
+		s["type"] = []any{"string", "number"}
+		s["pattern"] = `^[+-]?(\d+(\.\d*)?|\.\d+)$`
+		s["x-precision"] = f.Meta.Precision
+		s["x-scale"] = f.Meta.Scale
+	case TypeBoolean:
+		s["type"] = "boolean"
+	case TypeDate:
+		s["type"] = "string"
+		s["format"] = "date-time"
+	case TypeJSON:
+	case TypeRepeater:
+		s["type"] = "array"
+		s["items"] = map[string]any{"type": "object"}
+	case TypeArray:
+		s["type"] = "array"
+	}
+	if !f.Meta.Required && f.Type != TypeJSON {
+		switch t := s["type"].(type) {
+		case string:
+			s["type"] = []any{t, "null"}
+		case []any:
+			s["type"] = append(t, "null")
+		}
+	}
+	if f.Meta.Label != "" {
+		s["title"] = f.Meta.Label
+	}
+	if f.Meta.Default != nil {
+		s["default"] = f.Meta.Default
+	}
+	if f.RefTarget != "" {
+		s["x-refTarget"] = f.RefTarget
+	}
+	return s
+}
+
+func (c *Collection) compileValidator() error {
+	props := map[string]any{}
+	writeProps := map[string]any{}
+	var required []string
+	for _, a := range c.attrList {
+		if a.System {
+			s := map[string]any{"type": "string", "readOnly": true}
+			if a.Type == TypeDate {
+				s["format"] = "date-time"
+			}
+			props[a.Name] = s
+			continue
+		}
+		props[a.Name] = fieldSchema(a.Field, false)
+		writeProps[a.Name] = fieldSchema(a.Field, true)
+		if a.Field.Meta.Required {
+			required = append(required, a.Name)
+		}
+	}
+	doc := map[string]any{
+		"$schema":              "https://json-schema.org/draft/2020-12/schema",
+		"$id":                  "kit:collections/" + c.Key,
+		"title":                c.Config.DisplayName,
+		"type":                 "object",
+		"properties":           props,
+		"additionalProperties": false,
+	}
+	if len(required) > 0 {
+		doc["required"] = required
+	}
+	c.valid = &validator{doc: doc}
+	var err error
+	if c.valid.create, err = compileSchema(c.Key+"/create", writeProps, required); err != nil {
+		return err
+	}
+	c.valid.update, err = compileSchema(c.Key+"/update", writeProps, nil)
+	return err
+}
+
+func compileSchema(id string, props map[string]any, required []string) (*jsonschema.Schema, error) {
+	doc := map[string]any{
+		"$schema":    "https://json-schema.org/draft/2020-12/schema",
+		"type":       "object",
+		"properties": props,
+	}
+	if len(required) > 0 {
+		r := make([]any, len(required))
+		for i, s := range required {
+			r[i] = s
+		}
+		doc["required"] = r
+	}
+	// Round-trip through JSON so every value has the library's types.
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := jsonschema.UnmarshalJSON(strings.NewReader(string(b)))
+	if err != nil {
+		return nil, err
+	}
+	comp := jsonschema.NewCompiler()
+	url := "kit:///" + id + ".json"
+	if err := comp.AddResource(url, parsed); err != nil {
+		return nil, err
+	}
+	return comp.Compile(url)
+}
+
+// ValidateCreate checks a create body and returns the record to store:
+// auto-generated fields dropped, defaults applied, every value canonical.
+// Unknown fields, wrong types, missing required fields and NUL bytes are a
+// *ValidationError naming each field.
+func (c *Collection) ValidateCreate(body map[string]any) (map[string]any, error) {
+	return c.validateBody(body, true)
+}
+
+// ValidateUpdate checks a partial update body: only the fields present are
+// checked and returned; a required field may not be set to null or "".
+func (c *Collection) ValidateUpdate(body map[string]any) (map[string]any, error) {
+	return c.validateBody(body, false)
+}
+
+func (c *Collection) validateBody(body map[string]any, create bool) (map[string]any, error) {
+	verr := &ValidationError{}
+	in := make(map[string]any, len(body))
+	for k, v := range body {
+		if IsSystemField(k) {
+			continue // server-owned: ignored, never stored
+		}
+		a, ok := c.attrs[k]
+		if !ok || a.System {
+			verr.add(k, "unknown field")
+			continue
+		}
+		in[k] = v
+	}
+	if create {
+		for i := range c.Fields {
+			f := &c.Fields[i]
+			if _, ok := in[f.Name]; !ok && f.Meta.Default != nil {
+				in[f.Name] = f.Meta.Default
+			}
+		}
+	}
+	sch := c.valid.update
+	if create {
+		sch = c.valid.create
+	}
+	if err := sch.Validate(schemaInstance(in)); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return nil, err
+		}
+		c.collectSchemaErrors(ve, verr)
+	}
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if _, bad := verr.Fields[k]; bad {
+			continue
+		}
+		a := c.attrs[k]
+		nv, err := NormalizeValue(a.Field, v)
+		if err != nil {
+			verr.add(k, err.Error())
+			continue
+		}
+		if nv == nil && a.Field.Meta.Required {
+			verr.add(k, "is required")
+			continue
+		}
+		out[k] = nv
+	}
+	if len(verr.Fields) > 0 {
+		return nil, verr
+	}
+	return out, nil
+}
+
+// schemaInstance converts Go values that the schema library does not know
+// (time.Time, typed slices from host code) into JSON values.
+func schemaInstance(in map[string]any) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		switch v.(type) {
+		case nil, string, bool, float64, json.Number, map[string]any, []any,
+			int, int64, int32, float32:
+			out[k] = v
+		default:
+			b, err := json.Marshal(v)
+			if err != nil {
+				out[k] = v
+				continue
+			}
+			var back any
+			d := json.NewDecoder(strings.NewReader(string(b)))
+			d.UseNumber()
+			if d.Decode(&back) != nil {
+				out[k] = v
+				continue
+			}
+			out[k] = back
+		}
+	}
+	return out
+}
+
+func (c *Collection) collectSchemaErrors(ve *jsonschema.ValidationError, verr *ValidationError) {
+	var leaves []*jsonschema.ValidationError
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, e)
+			return
+		}
+		for _, cause := range e.Causes {
+			walk(cause)
+		}
+	}
+	walk(ve)
+	sort.SliceStable(leaves, func(i, j int) bool {
+		return strings.Join(leaves[i].InstanceLocation, "/") < strings.Join(leaves[j].InstanceLocation, "/")
+	})
+	for _, e := range leaves {
+		if req, ok := e.ErrorKind.(*kind.Required); ok {
+			for _, m := range req.Missing {
+				verr.add(m, "is required")
+			}
+			continue
+		}
+		if len(e.InstanceLocation) == 0 {
+			verr.add("", "must be a JSON object")
+			continue
+		}
+		name := e.InstanceLocation[0]
+		a, ok := c.attrs[name]
+		if !ok || a.Field == nil {
+			verr.add(name, "unknown field")
+			continue
+		}
+		verr.add(name, expectation(a.Field, e))
+	}
+}
+
+// expectation is the public message for a field whose value the schema
+// refused.
+func expectation(f *Field, e *jsonschema.ValidationError) string {
+	if _, ok := e.ErrorKind.(*kind.MinLength); ok && f.Meta.Required {
+		return "is required"
+	}
+	switch f.Type {
+	case TypeString, TypeText, TypeImage, TypeFile:
+		return "must be a string"
+	case TypeNumber:
+		return "must be a number"
+	case TypeDecimal:
+		return fmt.Sprintf("must be a decimal number like \"12.34\" (precision %d, scale %d)", f.Meta.Precision, f.Meta.Scale)
+	case TypeBoolean:
+		return "must be true or false"
+	case TypeDate:
+		return "must be a date (RFC 3339 or YYYY-MM-DD)"
+	case TypeRepeater:
+		return "must be an array of objects"
+	case TypeArray:
+		return "must be an array"
+	}
+	return "is not valid"
+}

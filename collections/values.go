@@ -1,0 +1,265 @@
+package collections
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Canonical values. After validation a record holds, per field type:
+//
+//	string, text, image, file  string
+//	number                     float64
+//	decimal                    string, canonical ("10.50" for scale 2)
+//	boolean                    bool
+//	date                       time.Time in UTC, microsecond precision
+//	json, repeater, array      the decoded JSON value (map, slice, ...)
+//
+// and nil for null.
+
+// NormalizeValue checks v against the field's type and returns its
+// canonical value. Numbers may come as float64, any Go integer or
+// json.Number; dates as RFC 3339 or YYYY-MM-DD strings or time.Time. The
+// error text is a public, per-field message ("must be a number").
+func NormalizeValue(f *Field, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	switch f.Type {
+	case TypeString, TypeText, TypeImage, TypeFile:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("must be a string")
+		}
+		if strings.IndexByte(s, 0) >= 0 {
+			return nil, fmt.Errorf("must not contain NUL bytes")
+		}
+		if f.RefTarget != "" && s == "" {
+			return nil, nil
+		}
+		return s, nil
+	case TypeNumber:
+		n, ok := toFloat(v)
+		if !ok {
+			return nil, fmt.Errorf("must be a number")
+		}
+		return n, nil
+	case TypeDecimal:
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case json.Number:
+			s = x.String()
+		case float64:
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil, fmt.Errorf("must be a decimal number")
+			}
+			s = strconv.FormatFloat(x, 'f', -1, 64)
+		case int:
+			s = strconv.Itoa(x)
+		case int64:
+			s = strconv.FormatInt(x, 10)
+		default:
+			return nil, fmt.Errorf("must be a decimal number as a string, like \"12.34\"")
+		}
+		return ParseDecimal(s, f.Meta.Precision, f.Meta.Scale)
+	case TypeBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("must be true or false")
+		}
+		return b, nil
+	case TypeDate:
+		switch x := v.(type) {
+		case time.Time:
+			return x.UTC().Truncate(time.Microsecond), nil
+		case string:
+			t, err := ParseDate(x)
+			if err != nil {
+				return nil, err
+			}
+			return t, nil
+		}
+		return nil, fmt.Errorf("must be a date string (RFC 3339 or YYYY-MM-DD)")
+	case TypeJSON:
+		return checkJSON(v)
+	case TypeRepeater:
+		arr, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("must be an array of objects")
+		}
+		for _, it := range arr {
+			if _, ok := it.(map[string]any); !ok {
+				return nil, fmt.Errorf("must be an array of objects")
+			}
+		}
+		return checkJSON(arr)
+	case TypeArray:
+		arr, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Errorf("must be an array")
+		}
+		return checkJSON(arr)
+	}
+	return nil, fmt.Errorf("has unknown type %q", f.Type)
+}
+
+// checkJSON refuses NUL characters anywhere in a JSON document (PostgreSQL
+// cannot store them in JSONB) and turns json.Number leaves into float64 so
+// documents compare and encode the same on every engine.
+func checkJSON(v any) (any, error) {
+	switch x := v.(type) {
+	case string:
+		if strings.IndexByte(x, 0) >= 0 {
+			return nil, fmt.Errorf("must not contain NUL bytes")
+		}
+	case json.Number:
+		f, err := x.Float64()
+		if err != nil || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("holds a number out of range")
+		}
+		return f, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			if strings.IndexByte(k, 0) >= 0 {
+				return nil, fmt.Errorf("must not contain NUL bytes")
+			}
+			n, err := checkJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			n, err := checkJSON(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	case bool, float64, nil:
+	default:
+		// A Go value from host code: round-trip it through JSON.
+		b, err := json.Marshal(x)
+		if err != nil {
+			return nil, fmt.Errorf("must be JSON-encodable")
+		}
+		var back any
+		if err := json.Unmarshal(b, &back); err != nil {
+			return nil, fmt.Errorf("must be JSON-encodable")
+		}
+		return checkJSON(back)
+	}
+	return v, nil
+}
+
+func toFloat(v any) (float64, bool) {
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case float32:
+		f = float64(x)
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case int32:
+		f = float64(x)
+	case json.Number:
+		var err error
+		if f, err = x.Float64(); err != nil {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// ParseDate accepts RFC 3339 (any offset) or YYYY-MM-DD (midnight UTC) and
+// returns the instant in UTC, truncated to microseconds (the precision
+// every engine keeps).
+func ParseDate(s string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t.UTC().Truncate(time.Microsecond), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("must be a date (RFC 3339 like 2026-01-02T15:04:05Z, or YYYY-MM-DD)")
+}
+
+// ParseDecimal checks s against a decimal(precision, scale) and returns its
+// canonical form: no leading zeros, exactly scale digits after the point
+// ("9.9" with scale 2 is "9.90"), no "-0". Exponents are refused; more
+// fractional digits than scale, or more integer digits than
+// precision-scale, are errors, never silent rounding.
+func ParseDecimal(s string, precision, scale int) (string, error) {
+	neg, intPart, frac, ok := splitDecimal(s)
+	if !ok {
+		return "", fmt.Errorf("must be a decimal number like \"12.34\"")
+	}
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > scale {
+		return "", fmt.Errorf("must have at most %d digit(s) after the point", scale)
+	}
+	intPart = strings.TrimLeft(intPart, "0")
+	if len(intPart) > precision-scale {
+		return "", fmt.Errorf("must have at most %d digit(s) before the point (precision %d, scale %d)", precision-scale, precision, scale)
+	}
+	if intPart == "" {
+		intPart = "0"
+	}
+	frac += strings.Repeat("0", scale-len(frac))
+	if strings.Trim(intPart+frac, "0") == "" {
+		neg = false
+	}
+	out := intPart
+	if scale > 0 {
+		out += "." + frac
+	}
+	if neg {
+		out = "-" + out
+	}
+	return out, nil
+}
+
+func splitDecimal(s string) (neg bool, intPart, frac string, ok bool) {
+	if s == "" || len(s) > 100 {
+		return false, "", "", false
+	}
+	switch s[0] {
+	case '-':
+		neg, s = true, s[1:]
+	case '+':
+		s = s[1:]
+	}
+	intPart, frac, hasPoint := strings.Cut(s, ".")
+	if intPart == "" && frac == "" || hasPoint && frac == "" && intPart == "" {
+		return false, "", "", false
+	}
+	for _, part := range []string{intPart, frac} {
+		for i := 0; i < len(part); i++ {
+			if part[i] < '0' || part[i] > '9' {
+				return false, "", "", false
+			}
+		}
+	}
+	if intPart == "" && !hasPoint {
+		return false, "", "", false
+	}
+	return neg, intPart, frac, true
+}

@@ -1,0 +1,215 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// sqliteTime is the fixed-width UTC layout dates are stored in on SQLite,
+// so text order is time order.
+const sqliteTime = "2006-01-02T15:04:05.000000Z"
+
+// columnType is the SQL type of an attribute on a dialect.
+func columnType(d dialect.Name, a *collections.Attribute) string {
+	pg := d == dialect.PG
+	switch a.Type {
+	case collections.TypeNumber:
+		if pg {
+			return "DOUBLE PRECISION"
+		}
+		return "REAL"
+	case collections.TypeDecimal:
+		if pg {
+			return fmt.Sprintf("NUMERIC(%d,%d)", a.Field.Meta.Precision, a.Field.Meta.Scale)
+		}
+		return "TEXT"
+	case collections.TypeBoolean:
+		if pg {
+			return "BOOLEAN"
+		}
+		return "INTEGER"
+	case collections.TypeDate:
+		if pg {
+			return "TIMESTAMPTZ"
+		}
+		return "TEXT"
+	case collections.TypeJSON, collections.TypeRepeater, collections.TypeArray:
+		if pg {
+			return "JSONB"
+		}
+		return "TEXT"
+	}
+	return "TEXT"
+}
+
+// encode turns a canonical value into the value stored on the dialect.
+func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	pg := d == dialect.PG
+	switch a.Type {
+	case collections.TypeDecimal:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("store: decimal %s: got %T", a.Name, v)
+		}
+		if pg {
+			return s, nil
+		}
+		return decimalKey(s, a.Field.Meta.Precision, a.Field.Meta.Scale), nil
+	case collections.TypeBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("store: boolean %s: got %T", a.Name, v)
+		}
+		if pg {
+			return b, nil
+		}
+		if b {
+			return int64(1), nil
+		}
+		return int64(0), nil
+	case collections.TypeDate:
+		t, ok := v.(time.Time)
+		if !ok {
+			return nil, fmt.Errorf("store: date %s: got %T", a.Name, v)
+		}
+		if pg {
+			return t.UTC(), nil
+		}
+		return t.UTC().Format(sqliteTime), nil
+	case collections.TypeJSON, collections.TypeRepeater, collections.TypeArray:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, fmt.Errorf("store: json %s: %w", a.Name, err)
+		}
+		return string(b), nil
+	}
+	return v, nil
+}
+
+// decode turns a driver value into the canonical value.
+func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
+	if v == nil {
+		return nil, nil
+	}
+	if b, ok := v.([]byte); ok {
+		v = string(b)
+	}
+	switch a.Type {
+	case collections.TypeNumber:
+		switch x := v.(type) {
+		case float64:
+			return x, nil
+		case int64:
+			return float64(x), nil
+		case string:
+			return strconv.ParseFloat(x, 64)
+		}
+	case collections.TypeDecimal:
+		s, ok := v.(string)
+		if !ok {
+			if f, isF := v.(float64); isF {
+				s = strconv.FormatFloat(f, 'f', -1, 64)
+			} else {
+				return nil, fmt.Errorf("store: decimal %s: got %T", a.Name, v)
+			}
+		}
+		if d == dialect.PG {
+			return collections.ParseDecimal(s, a.Field.Meta.Precision, a.Field.Meta.Scale)
+		}
+		return decimalFromKey(s, a.Field.Meta.Precision, a.Field.Meta.Scale)
+	case collections.TypeBoolean:
+		switch x := v.(type) {
+		case bool:
+			return x, nil
+		case int64:
+			return x != 0, nil
+		}
+	case collections.TypeDate:
+		switch x := v.(type) {
+		case time.Time:
+			return x.UTC(), nil
+		case string:
+			if t, err := time.Parse(sqliteTime, x); err == nil {
+				return t, nil
+			}
+			return collections.ParseDate(x)
+		}
+	case collections.TypeJSON, collections.TypeRepeater, collections.TypeArray:
+		s, ok := v.(string)
+		if !ok {
+			return v, nil
+		}
+		var out any
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			return nil, fmt.Errorf("store: json %s: %w", a.Name, err)
+		}
+		return out, nil
+	default:
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+		return fmt.Sprint(v), nil
+	}
+	return nil, fmt.Errorf("store: %s %s: unexpected %T", a.Type, a.Name, v)
+}
+
+// decimalKey encodes a canonical decimal as text whose byte order is its
+// numeric order: "p" then the integer digits zero-padded to
+// precision-scale and the fraction for positives; "n" then the nines'
+// complement of the same digits for negatives ('n' < 'p').
+func decimalKey(s string, precision, scale int) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, _ := strings.Cut(s, ".")
+	width := precision - scale
+	digits := strings.Repeat("0", max(0, width-len(intPart))) + intPart + frac
+	if !neg {
+		return "p" + digits
+	}
+	b := []byte(digits)
+	for i, c := range b {
+		b[i] = '9' - c + '0'
+	}
+	return "n" + string(b)
+}
+
+// decimalFromKey inverts decimalKey.
+func decimalFromKey(key string, precision, scale int) (string, error) {
+	if len(key) != 1+precision || key[0] != 'p' && key[0] != 'n' {
+		// Not a key: a value written by hand; accept plain decimals.
+		return collections.ParseDecimal(key, precision, scale)
+	}
+	digits := []byte(key[1:])
+	neg := key[0] == 'n'
+	if neg {
+		for i, c := range digits {
+			digits[i] = '9' - c + '0'
+		}
+	}
+	width := precision - scale
+	s := strings.TrimLeft(string(digits[:width]), "0")
+	if s == "" {
+		s = "0"
+	}
+	if scale > 0 {
+		s += "." + string(digits[width:])
+	}
+	if neg {
+		s = "-" + s
+	}
+	return s, nil
+}
+
+// finite guards float columns against NaN and infinities.
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -1,0 +1,362 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// Record is a stored record keyed by JSON field name, values canonical
+// (see collections.NormalizeValue).
+type Record = map[string]any
+
+// selectList is the column list of every attribute, in attribute order.
+func selectList(c *collections.Collection) string {
+	attrs := c.Attributes()
+	cols := make([]string, len(attrs))
+	for i, a := range attrs {
+		cols[i] = quote(a.Column)
+	}
+	return strings.Join(cols, ", ")
+}
+
+func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Collection, query string, args ...any) ([]Record, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: query %s: %w", c.Table, err)
+	}
+	defer rows.Close()
+	attrs := c.Attributes()
+	vals := make([]any, len(attrs))
+	ptrs := make([]any, len(attrs))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var out []Record
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, fmt.Errorf("store: scan %s: %w", c.Table, err)
+		}
+		rec := make(Record, len(attrs))
+		for i, a := range attrs {
+			v, err := decode(s.dialect, a, vals[i])
+			if err != nil {
+				return nil, err
+			}
+			rec[a.Name] = v
+		}
+		out = append(out, rec)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: read %s: %w", c.Table, err)
+	}
+	return out, nil
+}
+
+// Get returns the record id of team teamID, or ErrNotFound.
+func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
+	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
+	recs, err := s.scanRecords(ctx, db, c, q, teamID, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, ErrNotFound
+	}
+	return recs[0], nil
+}
+
+// GetAnyTeam returns the record id whatever its team (super-admin reads).
+func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Collection, id string) (Record, error) {
+	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "id" = ?`
+	recs, err := s.scanRecords(ctx, db, c, q, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, ErrNotFound
+	}
+	return recs[0], nil
+}
+
+// GetMany returns the records of team teamID among ids, in the order of
+// ids; unknown ids are left out.
+func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, ids []string) ([]Record, error) {
+	if len(ids) == 0 {
+		return []Record{}, nil
+	}
+	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" IN (?)`
+	recs, err := s.scanRecords(ctx, db, c, q, teamID, bun.In(ids))
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Record, len(recs))
+	for _, r := range recs {
+		byID[r["id"].(string)] = r
+	}
+	out := make([]Record, 0, len(recs))
+	for _, id := range ids {
+		if r, ok := byID[id]; ok {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Insert stores rec, which must hold every system field it needs (id,
+// teamId, owner and, with metadata, the four metadata fields).
+func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collection, rec Record) error {
+	var cols, marks []string
+	var args []any
+	for _, a := range c.Attributes() {
+		v, ok := rec[a.Name]
+		if !ok {
+			continue
+		}
+		ev, err := encode(s.dialect, a, v)
+		if err != nil {
+			return err
+		}
+		cols = append(cols, quote(a.Column))
+		marks = append(marks, "?")
+		args = append(args, ev)
+	}
+	q := "INSERT INTO " + quote(c.Table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
+	if _, err := db.ExecContext(ctx, q, args...); err != nil {
+		return classify(fmt.Errorf("store: insert %s: %w", c.Table, err))
+	}
+	return nil
+}
+
+// Update sets the fields in changes on record id of team teamID. It
+// reports ErrNotFound when no such record exists.
+func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string, changes Record) error {
+	var sets []string
+	var args []any
+	for _, a := range c.Attributes() {
+		v, ok := changes[a.Name]
+		if !ok || a.Name == "id" || a.Name == "teamId" {
+			continue
+		}
+		ev, err := encode(s.dialect, a, v)
+		if err != nil {
+			return err
+		}
+		sets = append(sets, quote(a.Column)+" = ?")
+		args = append(args, ev)
+	}
+	if len(sets) == 0 {
+		return nil
+	}
+	args = append(args, teamID, id)
+	q := "UPDATE " + quote(c.Table) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
+	res, err := db.ExecContext(ctx, q, args...)
+	if err != nil {
+		return classify(fmt.Errorf("store: update %s: %w", c.Table, err))
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Delete removes record id of team teamID, or reports ErrNotFound.
+func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) error {
+	res, err := db.ExecContext(ctx, "DELETE FROM "+quote(c.Table)+` WHERE "team_id" = ? AND "id" = ?`, teamID, id)
+	if err != nil {
+		err = classify(fmt.Errorf("store: delete %s: %w", c.Table, err))
+		var ce *ConstraintError
+		if errors.As(err, &ce) && ce.Kind == "foreignKey" {
+			ce.Message = "the record is still referenced by other records; remove those references first"
+		}
+		return err
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// Exists reports whether team teamID has a record id in c.
+func (s *Store) Exists(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(c.Table)+` WHERE "team_id" = ? AND "id" = ?`, teamID, id).Scan(&n)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("store: look up %s: %w", c.Table, err)
+	}
+	return n > 0, nil
+}
+
+// Taken reports whether another record of team teamID (not exceptID)
+// holds value in attribute a.
+func (s *Store) Taken(ctx context.Context, db bun.IDB, c *collections.Collection, a *collections.Attribute, teamID, exceptID string, value any) (bool, error) {
+	ev, err := encode(s.dialect, a, value)
+	if err != nil {
+		return false, err
+	}
+	var n int
+	q := "SELECT count(*) FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + ` = ? AND "id" <> ?`
+	if err := db.QueryRowContext(ctx, q, teamID, ev, exceptID).Scan(&n); err != nil {
+		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table, a.Column, err)
+	}
+	return n > 0, nil
+}
+
+// Page is one page of a list.
+type Page struct {
+	Records []Record
+	Total   int
+}
+
+// List runs a validated list query for team teamID.
+func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (Page, error) {
+	where, args, err := s.where(c, teamID, q)
+	if err != nil {
+		return Page{}, err
+	}
+	from := " FROM " + quote(c.Table) + " WHERE " + where
+	var total int
+	if err := db.QueryRowContext(ctx, "SELECT count(*)"+from, args...).Scan(&total); err != nil {
+		return Page{}, fmt.Errorf("store: count %s: %w", c.Table, err)
+	}
+	page := Page{Total: total, Records: []Record{}}
+	if total == 0 || q.Offset() >= total {
+		return page, nil
+	}
+	query := "SELECT " + selectList(c) + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+	recs, err := s.scanRecords(ctx, db, c, query, append(args, q.PageSize, q.Offset())...)
+	if err != nil {
+		return Page{}, err
+	}
+	if recs != nil {
+		page.Records = recs
+	}
+	return page, nil
+}
+
+func (s *Store) orderBy(keys []collections.SortKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		p := quote(k.Attr.Column)
+		if k.Desc {
+			p += " DESC"
+		} else {
+			p += " ASC"
+		}
+		if !k.Attr.System {
+			// The same NULL placement on every engine: nulls are smallest.
+			if k.Desc {
+				p += " NULLS LAST"
+			} else {
+				p += " NULLS FIRST"
+			}
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ", ")
+}
+
+// likeEscape makes % and _ (and the escape character) literal in a LIKE
+// pattern.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+func (s *Store) like() string {
+	if s.dialect == dialect.PG {
+		return "ILIKE"
+	}
+	return "LIKE"
+}
+
+// where builds the WHERE clause: the team first, then ids, search and
+// filters. Only column names from the collection and "?" placeholders are
+// written; every value is an argument.
+func (s *Store) where(c *collections.Collection, teamID string, q collections.ListQuery) (string, []any, error) {
+	parts := []string{`"team_id" = ?`}
+	args := []any{teamID}
+	if q.IDs != nil {
+		parts = append(parts, `"id" IN (?)`)
+		args = append(args, bun.In(q.IDs))
+	}
+	if q.Search != "" {
+		var ors []string
+		pattern := "%" + likeEscape(q.Search) + "%"
+		for _, a := range c.Attributes() {
+			if a.System || !a.Type.IsTextual() {
+				continue
+			}
+			ors = append(ors, quote(a.Column)+" "+s.like()+` ? ESCAPE '\'`)
+			args = append(args, pattern)
+		}
+		if len(ors) == 0 {
+			parts = append(parts, "1 = 0")
+		} else {
+			parts = append(parts, "("+strings.Join(ors, " OR ")+")")
+		}
+	}
+	for _, cond := range q.Filter {
+		sqlPart, condArgs, err := s.condition(cond)
+		if err != nil {
+			return "", nil, err
+		}
+		parts = append(parts, sqlPart)
+		args = append(args, condArgs...)
+	}
+	return strings.Join(parts, " AND "), args, nil
+}
+
+func (s *Store) condition(cond collections.Condition) (string, []any, error) {
+	col := quote(cond.Attr.Column)
+	enc := func(v any) (any, error) { return encode(s.dialect, cond.Attr, v) }
+	switch cond.Op {
+	case collections.OpIsNull:
+		if cond.Value.(bool) {
+			return col + " IS NULL", nil, nil
+		}
+		return col + " IS NOT NULL", nil, nil
+	case collections.OpContains, collections.OpStartsWith:
+		p := likeEscape(cond.Value.(string)) + "%"
+		if cond.Op == collections.OpContains {
+			p = "%" + p
+		}
+		return col + " " + s.like() + ` ? ESCAPE '\'`, []any{p}, nil
+	case collections.OpIn, collections.OpNin:
+		vals := cond.Value.([]any)
+		ev := make([]any, len(vals))
+		for i, v := range vals {
+			e, err := enc(v)
+			if err != nil {
+				return "", nil, err
+			}
+			ev[i] = e
+		}
+		if cond.Op == collections.OpIn {
+			return col + " IN (?)", []any{bun.In(ev)}, nil
+		}
+		return "(" + col + " IS NULL OR " + col + " NOT IN (?))", []any{bun.In(ev)}, nil
+	}
+	v, err := enc(cond.Value)
+	if err != nil {
+		return "", nil, err
+	}
+	ops := map[collections.Op]string{
+		collections.OpEq: "=", collections.OpGt: ">", collections.OpGte: ">=",
+		collections.OpLt: "<", collections.OpLte: "<=",
+	}
+	if cond.Op == collections.OpNe {
+		return "(" + col + " IS NULL OR " + col + " <> ?)", []any{v}, nil
+	}
+	op, ok := ops[cond.Op]
+	if !ok {
+		return "", nil, fmt.Errorf("store: unsupported operator %q", cond.Op)
+	}
+	return col + " " + op + " ?", []any{v}, nil
+}

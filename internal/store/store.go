@@ -1,0 +1,134 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// Store is kit's storage of collection records on one bun.DB (SQLite or
+// PostgreSQL). It never imports net/http; its errors carry HTTP statuses as
+// plain ints for the layer above.
+type Store struct {
+	db       *bun.DB
+	dialect  dialect.Name
+	registry func() *collections.Registry
+}
+
+// New returns a Store on db. registry returns the current registry, so
+// references resolve to tables registered later.
+func New(db *bun.DB, registry func() *collections.Registry) *Store {
+	return &Store{db: db, dialect: db.Dialect().Name(), registry: registry}
+}
+
+// DB returns the underlying database.
+func (s *Store) DB() *bun.DB { return s.db }
+
+// Dialect returns the engine's dialect name.
+func (s *Store) Dialect() dialect.Name { return s.dialect }
+
+// identPattern is the only shape of identifier kit writes into SQL.
+var identPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,62}$`)
+
+// quote double-quotes an identifier after checking it against
+// identPattern. Identifiers come from validated definitions only; a name
+// that does not match is a programming error.
+func quote(ident string) string {
+	if !identPattern.MatchString(ident) {
+		panic(fmt.Sprintf("store: refusing identifier %q", ident))
+	}
+	return `"` + ident + `"`
+}
+
+// Errors the store returns. They carry HTTP statuses as plain ints.
+var (
+	// ErrNotFound: no record with that id in that team.
+	ErrNotFound = &statusError{status: 404, msg: "record not found"}
+)
+
+type statusError struct {
+	status int
+	msg    string
+}
+
+func (e *statusError) Error() string   { return e.msg }
+func (e *statusError) HTTPStatus() int { return e.status }
+
+// ConstraintError reports a unique or foreign-key violation.
+type ConstraintError struct {
+	// Kind is "unique" or "foreignKey".
+	Kind string
+	// Field names the field at fault when known.
+	Field string
+	// Message is public.
+	Message string
+	// Err is the driver error, when the database raised it.
+	Err error
+}
+
+// Error returns the public message.
+func (e *ConstraintError) Error() string { return e.Message }
+
+// HTTPStatus is 409 for unique violations and 400 for references.
+func (e *ConstraintError) HTTPStatus() int {
+	if e.Kind == "unique" {
+		return 409
+	}
+	return 400
+}
+
+// ErrorData names the field.
+func (e *ConstraintError) ErrorData() any {
+	if e.Field == "" {
+		return nil
+	}
+	return map[string]any{"fields": map[string]string{e.Field: e.Message}}
+}
+
+// Unwrap returns the driver error.
+func (e *ConstraintError) Unwrap() error { return e.Err }
+
+// sqliteCoder is implemented by modernc.org/sqlite's *Error.
+type sqliteCoder interface{ Code() int }
+
+// sqlStater is implemented by pgx's *pgconn.PgError and lib/pq's errors.
+type sqlStater interface{ SQLState() string }
+
+// SQLite extended result codes (sqlite3.h).
+const (
+	sqliteConstraintForeignKey = 787
+	sqliteConstraintUnique     = 2067
+	sqliteConstraintPrimaryKey = 1555
+)
+
+// classify turns driver constraint errors into *ConstraintError by their
+// codes, never by their text.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var sc sqliteCoder
+	if errors.As(err, &sc) {
+		switch sc.Code() {
+		case sqliteConstraintUnique, sqliteConstraintPrimaryKey:
+			return &ConstraintError{Kind: "unique", Message: "a record with this value already exists", Err: err}
+		case sqliteConstraintForeignKey:
+			return &ConstraintError{Kind: "foreignKey", Message: "the record is referenced by, or refers to, a record that does not allow it", Err: err}
+		}
+	}
+	var ps sqlStater
+	if errors.As(err, &ps) {
+		switch ps.SQLState() {
+		case "23505":
+			return &ConstraintError{Kind: "unique", Message: "a record with this value already exists", Err: err}
+		case "23503":
+			return &ConstraintError{Kind: "foreignKey", Message: "the record is referenced by, or refers to, a record that does not allow it", Err: err}
+		}
+	}
+	return err
+}

@@ -1,0 +1,428 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// ErrSchemaDrift means a stored collection table no longer matches its
+// definition in a way sync will not fix by itself: a field was removed or
+// changed its type.
+var ErrSchemaDrift = errors.New("schema drift")
+
+// DriftError names the collection, the field and the old and new types.
+type DriftError struct {
+	Collection string
+	Field      string
+	OldType    string
+	NewType    string
+}
+
+// Error says what changed and how to proceed.
+func (e *DriftError) Error() string {
+	if e.NewType == "" {
+		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column holds data; restore the field or allow destructive changes", e.Collection, e.Field, e.OldType)
+	}
+	return fmt.Sprintf("schema drift: %s.%s changed type from %s to %s; migrate the data or allow destructive changes", e.Collection, e.Field, e.OldType, e.NewType)
+}
+
+// Unwrap lets errors.Is(err, ErrSchemaDrift) match.
+func (e *DriftError) Unwrap() error { return ErrSchemaDrift }
+
+// SyncOptions configures [Store.Sync].
+type SyncOptions struct {
+	// Destructive lets sync drop removed fields' columns and recreate
+	// columns whose type changed (their data is lost).
+	Destructive bool
+}
+
+// storedCollection is the kit_collections row: the normalized definition
+// a table was last synced to.
+type storedCollection struct {
+	bun.BaseModel `bun:"table:kit_collections"`
+
+	Key        string    `bun:"key,pk"`
+	TableName  string    `bun:"table_name,notnull"`
+	Definition string    `bun:"definition,notnull"`
+	Hash       string    `bun:"hash,notnull"`
+	UpdatedAt  time.Time `bun:"updated_at,notnull"`
+}
+
+// columnDef is one column in the normalized definition.
+type columnDef struct {
+	Name string `json:"name"`
+	Type string `json:"type"` // field type, with (p,s) for decimals
+	Ref  string `json:"ref,omitempty"`
+}
+
+type tableDef struct {
+	Table   string      `json:"table"`
+	Columns []columnDef `json:"columns"`
+	Indexes []indexDef  `json:"indexes"`
+}
+
+type indexDef struct {
+	Name    string   `json:"name"`
+	Columns []string `json:"columns"`
+	Unique  bool     `json:"unique,omitempty"`
+}
+
+func typeLabel(a *collections.Attribute) string {
+	if a.Type == collections.TypeDecimal {
+		return fmt.Sprintf("decimal(%d,%d)", a.Field.Meta.Precision, a.Field.Meta.Scale)
+	}
+	return string(a.Type)
+}
+
+func definitionOf(c *collections.Collection) tableDef {
+	td := tableDef{Table: c.Table}
+	for _, a := range c.Attributes() {
+		cd := columnDef{Name: a.Column, Type: typeLabel(a)}
+		if a.Field != nil && a.Field.RefTarget != "" {
+			cd.Ref = a.Field.RefTarget
+		}
+		td.Columns = append(td.Columns, cd)
+	}
+	td.Indexes = indexesOf(c)
+	return td
+}
+
+// indexesOf lists the indexes a collection needs, team first: the default
+// list order, one per unique or indexed field, one per reference.
+func indexesOf(c *collections.Collection) []indexDef {
+	var ix []indexDef
+	if c.UseMetadata() {
+		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_created"), Columns: []string{"team_id", "created_at", "id"}})
+	} else {
+		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_id"), Columns: []string{"team_id", "id"}})
+	}
+	for _, f := range c.Fields {
+		col := collections.ColumnName(f.Name)
+		switch {
+		case f.Meta.Unique:
+			ix = append(ix, indexDef{Name: indexName("ux", c.Table, col), Columns: []string{"team_id", col}, Unique: true})
+		case f.Meta.Index || f.RefTarget != "":
+			ix = append(ix, indexDef{Name: indexName("ix", c.Table, col), Columns: []string{"team_id", col}})
+		}
+	}
+	return ix
+}
+
+// indexName builds "<prefix>_<table>_<suffix>", shortened with a hash to
+// stay within PostgreSQL's 63-byte identifiers.
+func indexName(prefix, table, suffix string) string {
+	n := prefix + "_" + table + "_" + suffix
+	if len(n) <= 63 {
+		return n
+	}
+	h := sha256.Sum256([]byte(n))
+	return n[:50] + "_" + hex.EncodeToString(h[:])[:12]
+}
+
+// Sync brings the tables of every stored (non-external) collection in reg
+// in line with its definition, in one transaction that also serializes
+// concurrent syncs (SQLite's write lock; a PostgreSQL advisory lock). It is
+// idempotent: an unchanged collection costs one read.
+func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOptions) error {
+	if err := s.ensureMetaTable(ctx); err != nil {
+		return err
+	}
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if s.dialect == dialect.PG {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:schema-sync")); err != nil {
+				return fmt.Errorf("store: schema lock: %w", err)
+			}
+		}
+		var pendingFKs []func() error
+		for _, c := range reg.All() {
+			if c.External {
+				continue
+			}
+			fk, err := s.syncOne(ctx, tx, c, opts)
+			if err != nil {
+				return err
+			}
+			pendingFKs = append(pendingFKs, fk...)
+		}
+		for _, f := range pendingFKs {
+			if err := f(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// advisoryKey maps a lock name to a PostgreSQL advisory lock key.
+func advisoryKey(name string) int64 {
+	h := sha256.Sum256([]byte(name))
+	var k int64
+	for _, b := range h[:8] {
+		k = k<<8 | int64(b)
+	}
+	return k
+}
+
+func (s *Store) ensureMetaTable(ctx context.Context) error {
+	_, err := s.db.NewCreateTable().Model((*storedCollection)(nil)).IfNotExists().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: create kit_collections: %w", err)
+	}
+	return nil
+}
+
+func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collection, opts SyncOptions) ([]func() error, error) {
+	want := definitionOf(c)
+	wantJSON, _ := json.Marshal(want)
+	sum := sha256.Sum256(wantJSON)
+	hash := hex.EncodeToString(sum[:])
+
+	var row storedCollection
+	err := tx.NewSelect().Model(&row).Where("key = ?", c.Key).Scan(ctx)
+	switch {
+	case err == nil && row.Hash == hash:
+		return nil, nil
+	case err != nil && !errors.Is(err, sql.ErrNoRows):
+		return nil, fmt.Errorf("store: read kit_collections: %w", err)
+	}
+	var have *tableDef
+	if err == nil {
+		var td tableDef
+		if jerr := json.Unmarshal([]byte(row.Definition), &td); jerr != nil {
+			return nil, fmt.Errorf("store: kit_collections row %s: %w", c.Key, jerr)
+		}
+		have = &td
+	}
+	exists, err := s.tableExists(ctx, tx, c.Table)
+	if err != nil {
+		return nil, err
+	}
+	var fks []func() error
+	if !exists {
+		if fks, err = s.createTable(ctx, tx, c); err != nil {
+			return nil, err
+		}
+	} else {
+		if have == nil {
+			// A table kit did not record: read its columns, trust nothing.
+			cols, err := s.tableColumns(ctx, tx, c.Table)
+			if err != nil {
+				return nil, err
+			}
+			have = &tableDef{Table: c.Table}
+			for _, name := range cols {
+				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
+			}
+		}
+		if fks, err = s.alterTable(ctx, tx, c, *have, want, opts); err != nil {
+			return nil, err
+		}
+	}
+	for _, ix := range want.Indexes {
+		if err := s.createIndex(ctx, tx, c.Table, ix); err != nil {
+			return nil, err
+		}
+	}
+	row = storedCollection{Key: c.Key, TableName: c.Table, Definition: string(wantJSON), Hash: hash, UpdatedAt: time.Now().UTC()}
+	if _, err := tx.NewInsert().Model(&row).On("CONFLICT (key) DO UPDATE").
+		Set("table_name = EXCLUDED.table_name").Set("definition = EXCLUDED.definition").
+		Set("hash = EXCLUDED.hash").Set("updated_at = EXCLUDED.updated_at").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("store: write kit_collections: %w", err)
+	}
+	return fks, nil
+}
+
+func (s *Store) tableExists(ctx context.Context, tx bun.Tx, table string) (bool, error) {
+	var n int
+	var err error
+	if s.dialect == dialect.PG {
+		err = tx.NewRaw("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?", table).Scan(ctx, &n)
+	} else {
+		err = tx.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(ctx, &n)
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: look up table %s: %w", table, err)
+	}
+	return n > 0, nil
+}
+
+func (s *Store) tableColumns(ctx context.Context, tx bun.Tx, table string) ([]string, error) {
+	var cols []string
+	var err error
+	if s.dialect == dialect.PG {
+		err = tx.NewRaw("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position", table).Scan(ctx, &cols)
+	} else {
+		err = tx.NewRaw("SELECT name FROM pragma_table_info(?)", table).Scan(ctx, &cols)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
+	}
+	return cols, nil
+}
+
+func (s *Store) columnSQL(c *collections.Collection, a *collections.Attribute, inCreate bool) string {
+	def := quote(a.Column) + " " + columnType(s.dialect, a)
+	switch {
+	case a.Name == "id":
+		def += " PRIMARY KEY NOT NULL"
+	case a.System && inCreate:
+		def += " NOT NULL"
+	}
+	if s.dialect != dialect.PG && a.Type.IsStructured() {
+		def += fmt.Sprintf(" CHECK (%s IS NULL OR json_valid(%s))", quote(a.Column), quote(a.Column))
+	}
+	if s.dialect != dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
+		if t, ok := s.refTable(c, a); ok {
+			def += " REFERENCES " + quote(t) + " (\"id\")"
+		}
+	}
+	return def
+}
+
+// refTable is the table a reference column points at; false for
+// references to external collections.
+func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (string, bool) {
+	if s.registry == nil {
+		return "", false
+	}
+	t, ok := s.registry().Get(a.Field.RefTarget)
+	if !ok || t.External {
+		return "", false
+	}
+	return t.Table, true
+}
+
+func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
+	var defs []string
+	var fks []func() error
+	for _, a := range c.Attributes() {
+		defs = append(defs, s.columnSQL(c, a, true))
+		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
+			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
+		}
+	}
+	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
+	if _, err := tx.ExecContext(ctx, q); err != nil {
+		return nil, fmt.Errorf("store: create table %s: %w", c.Table, err)
+	}
+	return fks, nil
+}
+
+// pgForeignKey adds a reference's foreign key once every table exists.
+func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Collection, a *collections.Attribute) func() error {
+	return func() error {
+		t, ok := s.refTable(c, a)
+		if !ok {
+			return nil
+		}
+		name := indexName("fk", c.Table, a.Column)
+		var n int
+		if err := tx.NewRaw("SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", name).Scan(ctx, &n); err != nil {
+			return fmt.Errorf("store: look up %s: %w", name, err)
+		}
+		if n > 0 {
+			return nil
+		}
+		q := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\")", quote(c.Table), quote(name), quote(a.Column), quote(t))
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("store: add foreign key %s: %w", name, err)
+		}
+		return nil
+	}
+}
+
+func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collection, have, want tableDef, opts SyncOptions) ([]func() error, error) {
+	haveCols := map[string]columnDef{}
+	for _, col := range have.Columns {
+		haveCols[col.Name] = col
+	}
+	wantCols := map[string]bool{}
+	var fks []func() error
+	for _, a := range c.Attributes() {
+		wantCols[a.Column] = true
+		old, ok := haveCols[a.Column]
+		label := typeLabel(a)
+		if ok && (old.Type == label || old.Type == "unknown") {
+			continue
+		}
+		if ok {
+			if !opts.Destructive {
+				return nil, &DriftError{Collection: c.Key, Field: a.Name, OldType: old.Type, NewType: label}
+			}
+			if err := s.dropColumn(ctx, tx, c.Table, a.Column, have); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+quote(c.Table)+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
+			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table, a.Column, err)
+		}
+		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
+			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
+		}
+	}
+	for _, old := range have.Columns {
+		if wantCols[old.Name] {
+			continue
+		}
+		if !opts.Destructive {
+			return nil, &DriftError{Collection: c.Key, Field: old.Name, OldType: old.Type}
+		}
+		if err := s.dropColumn(ctx, tx, c.Table, old.Name, have); err != nil {
+			return nil, err
+		}
+	}
+	return fks, nil
+}
+
+func (s *Store) dropColumn(ctx context.Context, tx bun.Tx, table, column string, have tableDef) error {
+	for _, ix := range have.Indexes {
+		for _, col := range ix.Columns {
+			if col == column {
+				if _, err := tx.ExecContext(ctx, "DROP INDEX IF EXISTS "+quote(ix.Name)); err != nil {
+					return fmt.Errorf("store: drop index %s: %w", ix.Name, err)
+				}
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, "ALTER TABLE "+quote(table)+" DROP COLUMN "+quote(column)); err != nil {
+		return fmt.Errorf("store: drop column %s.%s: %w", table, column, err)
+	}
+	return nil
+}
+
+func (s *Store) createIndex(ctx context.Context, tx bun.Tx, table string, ix indexDef) error {
+	cols := make([]string, len(ix.Columns))
+	for i, c := range ix.Columns {
+		cols[i] = quote(c)
+	}
+	kind := "INDEX"
+	if ix.Unique {
+		kind = "UNIQUE INDEX"
+	}
+	q := fmt.Sprintf("CREATE %s IF NOT EXISTS %s ON %s (%s)", kind, quote(ix.Name), quote(table), strings.Join(cols, ", "))
+	if _, err := tx.ExecContext(ctx, q); err != nil {
+		return fmt.Errorf("store: create index %s: %w", ix.Name, err)
+	}
+	return nil
+}
+
+// CreateMetaTable creates kit_collections (idempotent).
+func CreateMetaTable(ctx context.Context, db bun.IDB) error {
+	_, err := db.NewCreateTable().Model((*storedCollection)(nil)).IfNotExists().Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("store: create kit_collections: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+)
+
+// StatusCoder is implemented by errors that carry their HTTP status.
+type StatusCoder interface {
+	error
+	HTTPStatus() int
+}
+
+// DataCarrier is implemented by errors that add details (per-field
+// messages, the offending parameter) to the "data" member.
+type DataCarrier interface {
+	ErrorData() any
+}
+
+// Body is the JSON error shape.
+type Body struct {
+	Status     int    `json:"status"`
+	StatusText string `json:"statusText"`
+	Message    string `json:"message"`
+	Data       any    `json:"data,omitempty"`
+}
+
+// Status returns the HTTP status err carries, or 500.
+func Status(err error) int {
+	var sc StatusCoder
+	if errors.As(err, &sc) {
+		if s := sc.HTTPStatus(); s >= 400 && s <= 599 {
+			return s
+		}
+	}
+	return http.StatusInternalServerError
+}
+
+// BodyFor builds the public error body for err. 5xx bodies never carry the
+// error's text.
+func BodyFor(err error) Body {
+	var sc StatusCoder
+	if !errors.As(err, &sc) || sc.HTTPStatus() < 400 || sc.HTTPStatus() >= 500 {
+		s := http.StatusInternalServerError
+		if sc != nil && sc.HTTPStatus() >= 500 && sc.HTTPStatus() <= 599 {
+			s = sc.HTTPStatus()
+		}
+		return Body{Status: s, StatusText: http.StatusText(s), Message: http.StatusText(s)}
+	}
+	b := Body{Status: sc.HTTPStatus(), StatusText: http.StatusText(sc.HTTPStatus()), Message: sc.Error()}
+	var dc DataCarrier
+	if errors.As(err, &dc) {
+		b.Data = dc.ErrorData()
+	}
+	return b
+}
+
+// Error writes err in the error shape. Errors answered with a 5xx are
+// logged to logger (slog.Default() when nil) with the request's method and
+// path, and never shown to the client.
+func Error(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	b := BodyFor(err)
+	if b.Status >= 500 {
+		if logger == nil {
+			logger = slog.Default()
+		}
+		attrs := []any{"status", b.Status, "err", err}
+		if r != nil {
+			attrs = append(attrs, "method", r.Method, "path", r.URL.Path)
+		}
+		ctx := context.Background()
+		if r != nil {
+			ctx = r.Context()
+		}
+		logger.ErrorContext(ctx, "kit: request failed", attrs...)
+	}
+	JSON(w, b.Status, b)
+}
+
+// JSON writes v as JSON with status.
+func JSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// StatusError is a plain error with a status and a public message.
+type StatusError struct {
+	Status  int
+	Message string
+}
+
+// Error returns the public message.
+func (e *StatusError) Error() string { return e.Message }
+
+// HTTPStatus returns the status.
+func (e *StatusError) HTTPStatus() int { return e.Status }
+
+// NewError returns a *StatusError; message defaults to the status text.
+func NewError(status int, message string) *StatusError {
+	if message == "" {
+		message = http.StatusText(status)
+	}
+	return &StatusError{Status: status, Message: message}
+}

@@ -1,0 +1,83 @@
+package teamauth
+
+import "net/http"
+
+// authError is the type of every sentinel in this package: a status and a
+// public-safe message. wire.Error finds it through HTTPStatus and answers
+// with its status and its Error text. A refinement (ErrInvalidToken) names
+// the broader sentinel it refines as parent, so errors.Is matches both.
+type authError struct {
+	status int
+	msg    string
+	parent error
+}
+
+func (e *authError) Error() string   { return e.msg }
+func (e *authError) HTTPStatus() int { return e.status }
+func (e *authError) Unwrap() error   { return e.parent }
+
+// Errors callers branch on with errors.Is. Each carries its HTTP status
+// (HTTPStatus() int) and a message that is safe to show to the client;
+// anything wrapped around them with %w keeps that status and message on the
+// wire.
+var (
+	// ErrNoCredentials (401) is returned by an [Authenticator] that finds
+	// no credentials of its kind in the request, so that a [Chain] moves
+	// on to the next one. [Auth] turns it into ErrUnauthorized.
+	ErrNoCredentials error = &authError{http.StatusUnauthorized, "authentication required", nil}
+
+	// ErrUnauthorized (401) means the request is not authenticated: no
+	// authenticator recognized it, or its credentials are invalid.
+	ErrUnauthorized error = &authError{http.StatusUnauthorized, "authentication required", nil}
+
+	// ErrInvalidToken (401) refines ErrUnauthorized (errors.Is matches
+	// both): a bearer token was presented but is malformed, unknown or
+	// revoked. The three cases answer alike so that the answer reveals
+	// nothing about which tokens exist.
+	ErrInvalidToken error = &authError{http.StatusUnauthorized, "invalid token", ErrUnauthorized}
+
+	// ErrBanned (403) refuses an authenticated user whose Banned flag is set.
+	ErrBanned error = &authError{http.StatusForbidden, "user is banned", nil}
+
+	// ErrNotMember (403) means the user is not a member of the team.
+	ErrNotMember error = &authError{http.StatusForbidden, "not a member of this team", nil}
+
+	// ErrInsufficientRole (403) means the member's team role is below the
+	// one the action needs.
+	ErrInsufficientRole error = &authError{http.StatusForbidden, "insufficient team role", nil}
+
+	// ErrNotSelf (403) refuses access to another user's data.
+	ErrNotSelf error = &authError{http.StatusForbidden, "access to another user's data is not allowed", nil}
+
+	// ErrAdminRequired (403) means the route needs a user whose global role
+	// is "admin".
+	ErrAdminRequired error = &authError{http.StatusForbidden, "admin role required", nil}
+
+	// ErrTeamNotFound (404) means no team has the given id or slug.
+	ErrTeamNotFound error = &authError{http.StatusNotFound, "team not found", nil}
+
+	// ErrUserNotFound (404) means no user has the given id.
+	ErrUserNotFound error = &authError{http.StatusNotFound, "user not found", nil}
+
+	// ErrTokenNotFound (404) means no token has the given id.
+	ErrTokenNotFound error = &authError{http.StatusNotFound, "token not found", nil}
+
+	// ErrSlugTaken (409) means another team already uses the slug.
+	ErrSlugTaken error = &authError{http.StatusConflict, "team slug already taken", nil}
+
+	// ErrTeamMissing (400) means the route carries no team id or slug.
+	ErrTeamMissing error = &authError{http.StatusBadRequest, "team id missing", nil}
+
+	// ErrInvalidSlug (400) means a team slug breaks the slug rules: 1 to 64
+	// lower-case letters, digits and single hyphens, starting and ending
+	// with a letter or digit, and not shaped like a UUID (so that a route
+	// value is never ambiguous between an id and a slug).
+	ErrInvalidSlug error = &authError{http.StatusBadRequest, "invalid team slug: use 1 to 64 lower-case letters, digits and hyphens, not a UUID", nil}
+
+	// ErrInvalidID (400) means a team id given to CreateTeam is not a UUID.
+	ErrInvalidID error = &authError{http.StatusBadRequest, "invalid team id: must be a UUID", nil}
+
+	// ErrInvalidRole (400) means a team role is not owner, admin or member,
+	// or a global user role is neither "" nor "admin".
+	ErrInvalidRole error = &authError{http.StatusBadRequest, "invalid role", nil}
+)

@@ -1,0 +1,149 @@
+package teamauth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// tokenPrefix starts every plaintext token, so that a leaked token is
+// recognizable (secret scanners, logs) and a wrong kind of credential is
+// refused without a database lookup.
+const tokenPrefix = "kit_"
+
+// tokenBytes is the entropy of a token: 32 bytes from crypto/rand.
+const tokenBytes = 32
+
+// tokenLen is the length of a plaintext token: the prefix and 32 bytes in
+// unpadded base64url.
+var tokenLen = len(tokenPrefix) + base64.RawURLEncoding.EncodedLen(tokenBytes)
+
+// lastUsedEvery bounds how often a token's last_used_at is written: once a
+// minute is precise enough to show and spares a write per request.
+const lastUsedEvery = time.Minute
+
+// hashToken returns the stored form of a plaintext token: its SHA-256, in
+// hex. The token has 256 bits of entropy, so a fast unsalted hash is enough:
+// there is nothing to guess.
+func hashToken(plaintext string) string {
+	sum := sha256.Sum256([]byte(plaintext))
+	return hex.EncodeToString(sum[:])
+}
+
+// wellFormedToken reports whether s has the shape of a token CreateToken
+// makes.
+func wellFormedToken(s string) bool {
+	if len(s) != tokenLen || !strings.HasPrefix(s, tokenPrefix) {
+		return false
+	}
+	b, err := base64.RawURLEncoding.Strict().DecodeString(s[len(tokenPrefix):])
+	return err == nil && len(b) == tokenBytes
+}
+
+// CreateToken makes a new API token for the user and returns its plaintext
+// ("kit_" and 32 random bytes in base64url) with its record. The plaintext
+// is shown this once: only its SHA-256 hash is stored. An unknown user is
+// ErrUserNotFound.
+func (s *Store) CreateToken(ctx context.Context, userID, name string) (string, *Token, error) {
+	if err := s.mustExist(ctx, (*userRow)(nil), "u.id = ?", userID, ErrUserNotFound); err != nil {
+		return "", nil, err
+	}
+	secret := make([]byte, tokenBytes)
+	if _, err := rand.Read(secret); err != nil {
+		return "", nil, fmt.Errorf("teamauth: token entropy: %w", err)
+	}
+	plaintext := tokenPrefix + base64.RawURLEncoding.EncodeToString(secret)
+	id, err := newID()
+	if err != nil {
+		return "", nil, err
+	}
+	row := &tokenRow{ID: id, UserID: userID, Name: name, Hash: hashToken(plaintext), CreatedAt: s.clock()}
+	if _, err := s.db.NewInsert().Model(row).Exec(ctx); err != nil {
+		return "", nil, fmt.Errorf("teamauth: create token: %w", err)
+	}
+	return plaintext, row.token(), nil
+}
+
+// RevokeToken revokes the token with the given id; it stops working at
+// once. Revoking a revoked token changes nothing; an unknown id is
+// ErrTokenNotFound.
+func (s *Store) RevokeToken(ctx context.Context, tokenID string) error {
+	res, err := s.db.NewUpdate().Model((*tokenRow)(nil)).
+		Set("revoked_at = ?", s.clock()).
+		Where("id = ?", tokenID).Where("revoked_at IS NULL").Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("teamauth: revoke token: %w", err)
+	}
+	if err := affected(res, ErrTokenNotFound); err != nil {
+		if errors.Is(err, ErrTokenNotFound) {
+			// Nothing changed: unknown, or revoked before.
+			return s.mustExist(ctx, (*tokenRow)(nil), "k.id = ?", tokenID, ErrTokenNotFound)
+		}
+		return err
+	}
+	return nil
+}
+
+// Tokens returns the records of the user's tokens, revoked ones included,
+// newest first.
+func (s *Store) Tokens(ctx context.Context, userID string) ([]Token, error) {
+	var rows []tokenRow
+	err := s.db.NewSelect().Model(&rows).Where("k.user_id = ?", userID).
+		Order("k.created_at DESC", "k.id DESC").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("teamauth: list tokens: %w", err)
+	}
+	out := make([]Token, len(rows))
+	for i := range rows {
+		out[i] = *rows[i].token()
+	}
+	return out, nil
+}
+
+// UserByToken returns the user a plaintext token belongs to; it implements
+// [TokenVerifier]. A malformed, unknown or revoked token is ErrInvalidToken
+// (which errors.Is matches as ErrUnauthorized). The token's last use is
+// recorded, at most once a minute. The user is returned even when banned:
+// refusing banned users is the authenticator chain's job.
+func (s *Store) UserByToken(ctx context.Context, plaintext string) (*User, error) {
+	if !wellFormedToken(plaintext) {
+		return nil, ErrInvalidToken
+	}
+	// One query for the token and its user: this runs on every request.
+	var row struct {
+		userRow    `bun:",extend"`
+		TokenID    string     `bun:"token_id,scanonly"`
+		RevokedAt  *time.Time `bun:"token_revoked_at,scanonly"`
+		LastUsedAt *time.Time `bun:"token_last_used_at,scanonly"`
+	}
+	err := s.db.NewSelect().Model(&row).
+		ColumnExpr("u.*").
+		ColumnExpr("k.id AS token_id, k.revoked_at AS token_revoked_at, k.last_used_at AS token_last_used_at").
+		Join("JOIN kit_tokens AS k ON k.user_id = u.id").
+		Where("k.token_hash = ?", hashToken(plaintext)).
+		Scan(ctx)
+	if err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, ErrInvalidToken
+		}
+		return nil, fmt.Errorf("teamauth: find token: %w", err)
+	}
+	if row.RevokedAt != nil {
+		return nil, ErrInvalidToken
+	}
+	if now := s.clock(); row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= lastUsedEvery {
+		_, err := s.db.NewUpdate().Model((*tokenRow)(nil)).
+			Set("last_used_at = ?", now).Where("id = ?", row.TokenID).Exec(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("teamauth: record token use: %w", err)
+		}
+	}
+	return row.user(), nil
+}
