@@ -94,6 +94,17 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 		}
 	}
 
+	// Two collections at one apiPath would shadow each other's endpoints.
+	paths := map[string]*Collection{}
+	for _, c := range reg.order {
+		if prev, dup := paths[c.Config.APIPath]; dup && c.Config.APIPath != "" {
+			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError,
+				Message: fmt.Sprintf("apiPath %q is also the apiPath of collection %q", c.Config.APIPath, prev.Key)})
+			continue
+		}
+		paths[c.Config.APIPath] = c
+	}
+
 	var errs, warnings []Finding
 	for _, f := range findings {
 		if f.Severity == SeverityError {
@@ -232,12 +243,23 @@ func checkField(f *Field) []Finding {
 	if f.Type.IsStructured() && (f.Meta.Unique || f.Meta.Index) {
 		add(SeverityError, "meta.unique and meta.index do not apply to %s fields", f.Type)
 	}
-	if f.Meta.Default != nil && len(findings) == 0 {
+	if f.Meta.Default != nil && !hasError(findings) {
 		if _, err := NormalizeValue(f, f.Meta.Default); err != nil {
 			add(SeverityError, "meta.default %s", err.Error())
 		}
 	}
 	return findings
+}
+
+// hasError reports whether any finding is an error (warnings, such as a
+// naming convention, do not stop the checks that follow them).
+func hasError(findings []Finding) bool {
+	for _, f := range findings {
+		if f.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
 }
 
 func typeList() string {
@@ -306,7 +328,10 @@ func defaultConfig(c *Collection) Config {
 // hierarchy or sortable fills only what it names.
 func (c *Config) mergeSettings(o Config) {
 	pag := c.DefaultPagination
-	c.merge(o)
+	// Copy o's maps, slices and pointers first: fillDerived writes into
+	// References, and a registry must share nothing with the settings it
+	// was built from (Go overrides are reused by every rebuild).
+	c.merge(o.clone())
 	if pag != nil && o.DefaultPagination != nil {
 		p := *pag
 		if o.DefaultPagination.CurrentPage != 0 {

@@ -3,7 +3,9 @@ package collections
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -133,17 +135,30 @@ func (c Config) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads the known properties and keeps every other key in
-// Extra.
+// Extra. Keys match exactly, as in JavaScript: "ApiPath" is a custom key,
+// not apiPath.
 func (c *Config) UnmarshalJSON(data []byte) error {
-	var a configAlias
-	if err := json.Unmarshal(data, &a); err != nil {
-		return err
-	}
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(data, &all); err != nil {
 		return err
 	}
+	// encoding/json matches struct fields case-insensitively, so decode
+	// only the exactly named known keys into the struct.
 	known := knownConfigKeys()
+	exact := make(map[string]json.RawMessage, len(all))
+	for k, raw := range all {
+		if known[k] {
+			exact[k] = raw
+		}
+	}
+	var a configAlias
+	b, err := json.Marshal(exact)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
 	for k, raw := range all {
 		if known[k] {
 			continue
@@ -159,6 +174,36 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 	}
 	*c = Config(a)
 	return nil
+}
+
+// clone returns a copy of c that shares no map, slice or pointer with it
+// (Extra values and Proxy.Transform are shared: they are never modified).
+func (c Config) clone() Config {
+	c.DefaultPagination = clonePtr(c.DefaultPagination)
+	c.References = maps.Clone(c.References)
+	c.DependentFieldComponents = maps.Clone(c.DependentFieldComponents)
+	c.Hierarchy = clonePtr(c.Hierarchy)
+	c.Sortable = clonePtr(c.Sortable)
+	if c.AdminNav != nil {
+		nav := *c.AdminNav
+		nav.Enabled = clonePtr(nav.Enabled)
+		nav.Order = clonePtr(nav.Order)
+		c.AdminNav = &nav
+	}
+	c.Display = maps.Clone(c.Display)
+	c.Fields = slices.Clone(c.Fields)
+	c.Proxy = clonePtr(c.Proxy)
+	c.UseMetadata = clonePtr(c.UseMetadata)
+	c.Extra = maps.Clone(c.Extra)
+	return c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
 }
 
 // merge copies every non-zero property of o over c.

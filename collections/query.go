@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"sort"
 	"strconv"
@@ -342,7 +343,8 @@ func (c *Collection) parseFilter(s string, lim QueryLimits) ([]Condition, error)
 	if err := dec.Decode(&raw); err != nil {
 		return nil, qerr("filter", "must be a JSON object: %s", jsonErrText(err))
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF {
+		// More() would let a stray "}" or "]" after the object through.
 		return nil, qerr("filter", "must be one JSON object")
 	}
 	obj, ok := raw.(map[string]any)
@@ -408,6 +410,14 @@ func jsonErrText(err error) string {
 // condition checks that op fits the attribute and turns the value into the
 // attribute's canonical type.
 func (c *Collection) condition(a *Attribute, op Op, val any, lim QueryLimits) (Condition, error) {
+	// Equality with null is a null test, which every type supports (a json
+	// field takes {"field": null} though it has no eq).
+	if op == OpEq && val == nil {
+		return Condition{Attr: a, Op: OpIsNull, Value: true}, nil
+	}
+	if op == OpNe && val == nil {
+		return Condition{Attr: a, Op: OpIsNull, Value: false}, nil
+	}
 	allowed := false
 	for _, o := range opsFor(a.Type) {
 		allowed = allowed || o == op
@@ -417,12 +427,6 @@ func (c *Collection) condition(a *Attribute, op Op, val any, lim QueryLimits) (C
 			return Condition{}, qerr("filter", "unknown operator %q on field %q", truncate(string(op)), a.Name)
 		}
 		return Condition{}, qerr("filter", "operator %q does not apply to %s field %q", op, a.Type, a.Name)
-	}
-	if op == OpEq && val == nil {
-		return Condition{Attr: a, Op: OpIsNull, Value: true}, nil
-	}
-	if op == OpNe && val == nil {
-		return Condition{Attr: a, Op: OpIsNull, Value: false}, nil
 	}
 	switch op {
 	case OpIsNull:

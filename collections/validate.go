@@ -215,6 +215,13 @@ func (c *Collection) validateBody(body map[string]any, create bool) (map[string]
 			}
 		}
 	}
+	// null and "" leave a required field empty, whatever its type: say so
+	// before the schema reports them as a wrong type.
+	for k, v := range in {
+		if c.attrs[k].Field.Meta.Required && (v == nil || v == "") {
+			verr.add(k, "is required")
+		}
+	}
 	sch := c.valid.update
 	if create {
 		sch = c.valid.create

@@ -146,7 +146,11 @@ func checkJSON(v any) (any, error) {
 			out[i] = n
 		}
 		return out, nil
-	case bool, float64, nil:
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("holds a number out of range")
+		}
+	case bool, nil:
 	default:
 		// A Go value from host code: round-trip it through JSON.
 		b, err := json.Marshal(x)

@@ -78,7 +78,9 @@ func TestChain(t *testing.T) {
 // verifierFunc adapts a function to TokenVerifier.
 type verifierFunc func(ctx context.Context, token string) (*User, error)
 
-func (f verifierFunc) UserByToken(ctx context.Context, token string) (*User, error) { return f(ctx, token) }
+func (f verifierFunc) UserByToken(ctx context.Context, token string) (*User, error) {
+	return f(ctx, token)
+}
 
 func TestBearerAuthenticator(t *testing.T) {
 	ada := &User{ID: "1", Name: "ada"}

@@ -81,14 +81,15 @@ func (s *Store) RevokeToken(ctx context.Context, tokenID string) error {
 	if err != nil {
 		return fmt.Errorf("teamauth: revoke token: %w", err)
 	}
-	if err := affected(res, ErrTokenNotFound); err != nil {
-		if errors.Is(err, ErrTokenNotFound) {
-			// Nothing changed: unknown, or revoked before.
-			return s.mustExist(ctx, (*tokenRow)(nil), "k.id = ?", tokenID, ErrTokenNotFound)
-		}
-		return err
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("teamauth: revoke token: %w", err)
 	}
-	return nil
+	if n > 0 {
+		return nil
+	}
+	// Nothing changed: the token is unknown, or was revoked before.
+	return s.mustExist(ctx, (*tokenRow)(nil), "k.id = ?", tokenID, ErrTokenNotFound)
 }
 
 // Tokens returns the records of the user's tokens, revoked ones included,
