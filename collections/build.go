@@ -77,7 +77,7 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 			c.Config.mergeSettings(cfg)
 		}
 		for _, def := range defs {
-			if def.Config != nil && RegistryKey(layerOr(def.Layer, opts), def.Name) == c.Key {
+			if def.Config != nil && definitionKey(def, opts) == c.Key {
 				c.Config.mergeSettings(*def.Config)
 			}
 		}
@@ -119,6 +119,13 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 	return reg, warnings, nil
 }
 
+func definitionKey(def Definition, opts LoadOptions) string {
+	if def.External {
+		return def.Name
+	}
+	return RegistryKey(layerOr(def.Layer, opts), def.Name)
+}
+
 func orGo(file string) string {
 	if file == "" {
 		return "a Go definition"
@@ -144,6 +151,9 @@ func layerOr(layer string, opts LoadOptions) string {
 // compileDefinition checks one definition on its own: names, types,
 // decimal settings, defaults. References are resolved later.
 func compileDefinition(def Definition, opts LoadOptions) (*Collection, []Finding) {
+	if def.External {
+		return compileExternal(def)
+	}
 	layer := layerOr(def.Layer, opts)
 	var findings []Finding
 	add := func(field string, sev Severity, format string, args ...any) {
@@ -198,6 +208,21 @@ func compileDefinition(def Definition, opts LoadOptions) (*Collection, []Finding
 		c.Fields = append(c.Fields, f)
 	}
 	return c, findings
+}
+
+// compileExternal checks an external collection: a valid name and no
+// fields of its own (its items are whatever its handler returns).
+func compileExternal(def Definition) (*Collection, []Finding) {
+	var findings []Finding
+	if !validIdentifier(def.Name) {
+		findings = append(findings, Finding{File: def.File, Collection: def.Name, Severity: SeverityError,
+			Message: fmt.Sprintf("external collection name %q must be a camelCase identifier", def.Name)})
+	}
+	if len(def.Fields) > 0 {
+		findings = append(findings, Finding{File: def.File, Collection: def.Name, Severity: SeverityError,
+			Message: "an external collection has no fields of its own; describe its items in Config.Extra[\"schema\"]"})
+	}
+	return &Collection{Key: def.Name, Name: def.Name, Layer: ExternalLayer, File: def.File, External: true}, findings
 }
 
 func validIdentifier(s string) bool {
@@ -312,6 +337,9 @@ func resolveRef(c *Collection, ref string, reg *Registry, byName map[string][]*C
 
 // defaultConfig is the CollectionConfig before any settings.
 func defaultConfig(c *Collection) Config {
+	if c.External {
+		return Config{Name: c.Name, Layer: ExternalLayer, APIPath: c.Name, FetchStrategy: "query", DisplayName: humanize(c.Name)}
+	}
 	return Config{
 		Name:          c.Name,
 		Layer:         c.Layer,
@@ -384,7 +412,7 @@ func (c *Config) fillDerived(col *Collection) {
 		c.Sortable = &ss
 	}
 	if c.UseMetadata == nil {
-		t := true
+		t := !col.External
 		c.UseMetadata = &t
 	}
 }

@@ -51,7 +51,15 @@ type Definition struct {
 	// File is the schema file the definition was read from; empty for Go
 	// definitions. Findings name it.
 	File string
+	// External marks a collection whose items come from a handler (an
+	// external source or a proxy), not from kit's storage: it has no
+	// table and no fields, its layer is "external" and its registry key is
+	// its name. Reference fields may target it.
+	External bool
 }
+
+// ExternalLayer is the layer of every external collection.
+const ExternalLayer = "external"
 
 // systemFields are the auto-generated fields every record carries, in the
 // order records show them.

@@ -172,6 +172,10 @@ func decimalKey(s string, precision, scale int) string {
 	neg := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, _ := strings.Cut(s, ".")
+	// The canonical form writes a zero integer part as "0"; it is padding
+	// here, and with scale == precision (width 0) it must not be a digit at
+	// all, or the key is one byte too long to decode.
+	intPart = strings.TrimLeft(intPart, "0")
 	width := precision - scale
 	digits := strings.Repeat("0", max(0, width-len(intPart))) + intPart + frac
 	if !neg {

@@ -1,0 +1,67 @@
+// Kit serves collections defined in JSON schema files as a team-scoped
+// HTTP API, checks schema folders, and manages teams, users, memberships
+// and API tokens.
+//
+// Usage:
+//
+//	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo]
+//	kit lint [DIR]
+//	kit team create --name NAME [--slug SLUG] [--db PATH]
+//	kit team list [--db PATH]
+//	kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
+//	kit user list [--db PATH]
+//	kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
+//	kit token create --user ID [--name NAME] [--db PATH]
+//	kit help [COMMAND]
+//
+// --db is a SQLite file, default ./kit.db. Install with
+//
+//	go install github.com/collectionkit/kit/cmd/kit@latest
+//
+// # Trying it
+//
+// From the root of the repository:
+//
+//	go run ./cmd/kit serve --demo
+//
+// seeds two teams (acme and globex), four users and a few records, prints
+// a fresh API token and a curl line for each user, and serves
+// examples/schemas on http://127.0.0.1:8080/api until Ctrl-C. Running it
+// again reuses the data and prints new tokens.
+//
+// # Serve
+//
+// kit serve loads the schemas folder (default ./schemas: one JSON file per
+// collection, optionally in one level of layer folders, and an optional
+// kit.config.json), creates or updates the tables, and serves the API under
+// --prefix:
+//
+//	GET|POST         /api/teams/{team}/{apiPath}
+//	GET|PATCH|DELETE /api/teams/{team}/{apiPath}/{id}
+//	GET              /api/super-admin/{collection}/{id}
+//	GET              /api/kit/collections
+//
+// and GET /healthz, which answers {"status":"ok"}. Requests carry
+// "Authorization: Bearer TOKEN". SIGINT or SIGTERM stops it gracefully: it
+// waits up to 10 s for requests in flight, closes the database and exits
+// with status 0. --addr 127.0.0.1:0 picks a free port; the first line on
+// stdout that contains "serving" names the address.
+//
+// # Lint
+//
+// kit lint prints every finding of a schemas folder, one per line, as
+// "file: collection.field: message" (warnings say "warning:" before the
+// message), sorted by file, collection and field. It exits with status 1
+// when there is an error, 0 otherwise, and 2 for a wrong command line.
+//
+// # Accounts
+//
+// The account commands print what a script captures on stdout, and the
+// rest on stderr:
+//
+//	TEAM=$(kit team create --name Acme --slug acme)
+//	ALICE=$(kit user create --name Alice --email alice@example.com)
+//	kit member add --team acme --user "$ALICE" --role owner
+//	TOKEN=$(kit token create --user "$ALICE")
+//	curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8080/api/teams/acme/shop-products
+package main

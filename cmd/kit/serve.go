@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/kit"
+)
+
+// The HTTP server's timeouts: generous for an API of small JSON bodies,
+// short enough that slow or idle clients cannot hold connections forever.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	shutdownTimeout   = 10 * time.Second
+)
+
+// demoSchemas is the schemas folder --demo uses when --schemas is not
+// given, relative to the working directory (the repository root).
+const demoSchemas = "examples/schemas"
+
+type serveOptions struct {
+	schemas string
+	db      string
+	addr    string
+	prefix  string
+	demo    bool
+}
+
+// runServe implements "kit serve".
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o serveOptions
+	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo]",
+		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
+			"until SIGINT or SIGTERM, then shut down gracefully. --demo seeds two teams (acme, globex),\n"+
+			"four users and a few records (once per database), and prints a fresh API token and a\n"+
+			"ready-to-paste curl line for each user.")
+	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, "+demoSchemas+")")
+	fl.StringVar(&o.db, "db", defaultDB, "SQLite database `path`")
+	fl.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
+	fl.StringVar(&o.prefix, "prefix", "/api", "URL `path` the API is served under")
+	fl.BoolVar(&o.demo, "demo", false, "seed demo data and print a token and a curl line per user")
+	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
+		return code
+	}
+	prefix, err := cleanPrefix(o.prefix)
+	if err != nil {
+		return fl.usageError(stderr, "%v", err)
+	}
+	dir, err := schemasFolder(o.schemas, o.demo)
+	if err != nil {
+		return fail(stderr, "serve", err)
+	}
+
+	logger := newLogger(stderr)
+	k, closeKit, err := openKit(o.db, kit.Config{Schemas: os.DirFS(dir), Prefix: prefix, Logger: logger})
+	if err != nil {
+		return fail(stderr, "serve", startError(dir, err))
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		closeKit()
+		return fail(stderr, "serve", fmt.Errorf("%w (is another server on that port? --addr 127.0.0.1:0 picks a free one)", err))
+	}
+	base := baseURL(ln.Addr())
+
+	if o.demo {
+		demo, err := seedDemo(ctx, k)
+		if err != nil {
+			ln.Close()
+			closeKit()
+			return fail(stderr, "serve --demo", err)
+		}
+		demo.print(stdout, base+prefix, o.db)
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle(prefix+"/", k.Handler())
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		if err := k.DB().PingContext(r.Context()); err != nil {
+			logger.ErrorContext(r.Context(), "kit: health check: database unreachable", slog.Any("error", err))
+			kit.WriteJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+			return
+		}
+		kit.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	srv := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(stdout, "kit: serving %s on %s%s\n", plural(k.Collections().Len(), "collection"), base, prefix)
+	if addr, ok := ln.Addr().(*net.TCPAddr); ok && addr.IP.IsUnspecified() {
+		fmt.Fprintf(stderr, "kit: listening on every interface (%s)\n", addr)
+	}
+
+	code := exitOK
+	select {
+	case err := <-served:
+		// Serve never returns nil; before Shutdown, any return is a failure.
+		closeKit()
+		return fail(stderr, "serve", err)
+	case <-ctx.Done():
+	}
+	fmt.Fprintln(stderr, "kit: shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		fmt.Fprintf(stderr, "kit serve: shutdown: %v; closing the remaining connections\n", err)
+		srv.Close()
+		code = exitFail
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "kit serve: %v\n", err)
+		code = exitFail
+	}
+	if err := closeKit(); err != nil {
+		fmt.Fprintf(stderr, "kit serve: close: %v\n", err)
+		code = exitFail
+	}
+	if code == exitOK {
+		fmt.Fprintln(stderr, "kit: stopped")
+	}
+	return code
+}
+
+// schemasFolder picks the schemas folder: --schemas when given, else
+// examples/schemas with --demo, else ./schemas.
+func schemasFolder(flagValue string, demo bool) (string, error) {
+	isDir := func(p string) bool {
+		fi, err := os.Stat(p)
+		return err == nil && fi.IsDir()
+	}
+	cwd, _ := os.Getwd()
+	switch {
+	case flagValue != "":
+		if !isDir(flagValue) {
+			return "", fmt.Errorf("--schemas %s: no such folder", flagValue)
+		}
+		return flagValue, nil
+	case demo:
+		if !isDir(demoSchemas) {
+			return "", fmt.Errorf("--demo uses the example schemas in %s, which is not in %s: run kit from the root of the kit repository, or pass --schemas DIR with a copy of that folder", demoSchemas, cwd)
+		}
+		return demoSchemas, nil
+	default:
+		if !isDir("schemas") {
+			return "", fmt.Errorf("no schemas folder in %s: create ./schemas with one JSON file per collection, or pass --schemas DIR (or try kit serve --demo from the kit repository root)", cwd)
+		}
+		return "schemas", nil
+	}
+}
+
+// startError explains why kit could not start on the schemas folder dir:
+// schema errors are listed one per line, as kit lint prints them.
+func startError(dir string, err error) error {
+	var lerr *collections.LoadError
+	if !errors.As(err, &lerr) {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s has %s (kit lint %s checks them):", dir, plural(len(lerr.Findings), "schema error"), dir)
+	for _, f := range lerr.Findings {
+		b.WriteString("\n  ")
+		b.WriteString(f.String())
+	}
+	return errors.New(b.String())
+}
+
+// prefixPattern is what --prefix accepts: one or more path segments of
+// URL-safe characters.
+var prefixPattern = regexp.MustCompile(`^(/[A-Za-z0-9._~-]+)+$`)
+
+// cleanPrefix turns a --prefix value into the form kit.Config.Prefix
+// takes: a leading slash and no trailing one ("api/" gives "/api").
+func cleanPrefix(p string) (string, error) {
+	clean := "/" + strings.Trim(p, "/")
+	if !prefixPattern.MatchString(clean) {
+		return "", fmt.Errorf("--prefix %q must be a URL path such as /api or /v1/api", p)
+	}
+	return clean, nil
+}
+
+// baseURL returns the URL a client on this machine reaches the listener
+// at: an unspecified host (0.0.0.0, ::) becomes 127.0.0.1.
+func baseURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	ip := tcp.IP
+	if ip == nil || ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
+}
