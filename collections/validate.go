@@ -1,6 +1,7 @@
 package collections
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -257,31 +258,56 @@ func (c *Collection) validateBody(body map[string]any, create bool) (map[string]
 }
 
 // schemaInstance converts Go values that the schema library does not know
-// (time.Time, typed slices from host code) into JSON values.
+// (time.Time, typed slices and maps from host code, also inside []any and
+// map[string]any) into JSON values.
 func schemaInstance(in map[string]any) map[string]any {
 	out := make(map[string]any, len(in))
 	for k, v := range in {
-		switch v.(type) {
-		case nil, string, bool, float64, json.Number, map[string]any, []any,
-			int, int64, int32, float32:
-			out[k] = v
-		default:
-			b, err := json.Marshal(v)
-			if err != nil {
-				out[k] = v
-				continue
-			}
-			var back any
-			d := json.NewDecoder(strings.NewReader(string(b)))
-			d.UseNumber()
-			if d.Decode(&back) != nil {
-				out[k] = v
-				continue
-			}
-			out[k] = back
-		}
+		out[k] = jsonInstance(v)
 	}
 	return out
+}
+
+func jsonInstance(v any) any {
+	if isJSONInstance(v) {
+		return v
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return v // the schema reports it as an invalid value
+	}
+	var back any
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if d.Decode(&back) != nil {
+		return v
+	}
+	return back
+}
+
+// isJSONInstance reports whether v holds only types the schema library
+// validates as they are.
+func isJSONInstance(v any) bool {
+	switch x := v.(type) {
+	case nil, string, bool, float64, float32, json.Number,
+		int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !isJSONInstance(e) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		for _, e := range x {
+			if !isJSONInstance(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (c *Collection) collectSchemaErrors(ve *jsonschema.ValidationError, verr *ValidationError) {

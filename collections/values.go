@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +60,17 @@ func NormalizeValue(f *Field, v any) (any, error) {
 				return nil, fmt.Errorf("must be a decimal number")
 			}
 			s = strconv.FormatFloat(x, 'f', -1, 64)
-		case int:
-			s = strconv.Itoa(x)
-		case int64:
-			s = strconv.FormatInt(x, 10)
+		case float32:
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("must be a decimal number")
+			}
+			s = strconv.FormatFloat(float64(x), 'f', -1, 32)
 		default:
-			return nil, fmt.Errorf("must be a decimal number as a string, like \"12.34\"")
+			i, ok := integerString(v)
+			if !ok {
+				return nil, fmt.Errorf("must be a decimal number as a string, like \"12.34\"")
+			}
+			s = i
 		}
 		return ParseDecimal(s, f.Meta.Precision, f.Meta.Scale)
 	case TypeBoolean:
@@ -88,18 +94,22 @@ func NormalizeValue(f *Field, v any) (any, error) {
 	case TypeJSON:
 		return checkJSON(v)
 	case TypeRepeater:
-		arr, ok := v.([]any)
+		arr, ok := asArray(v)
 		if !ok {
 			return nil, fmt.Errorf("must be an array of objects")
 		}
-		for _, it := range arr {
+		out, err := checkJSON(arr)
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range out.([]any) {
 			if _, ok := it.(map[string]any); !ok {
 				return nil, fmt.Errorf("must be an array of objects")
 			}
 		}
-		return checkJSON(arr)
+		return out, nil
 	case TypeArray:
-		arr, ok := v.([]any)
+		arr, ok := asArray(v)
 		if !ok {
 			return nil, fmt.Errorf("must be an array")
 		}
@@ -166,6 +176,35 @@ func checkJSON(v any) (any, error) {
 	return v, nil
 }
 
+// asArray returns v as a []any: a []any as it is, a typed Go slice (a
+// []string or []map[string]any from host code) through JSON.
+func asArray(v any) ([]any, bool) {
+	if arr, ok := v.([]any); ok {
+		return arr, true
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, false
+	}
+	back, err := checkJSON(v)
+	if err != nil {
+		return nil, false
+	}
+	arr, ok := back.([]any)
+	return arr, ok
+}
+
+// integerString formats any Go integer in base 10.
+func integerString(v any) (string, bool) {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(rv.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(rv.Uint(), 10), true
+	}
+	return "", false
+}
+
 func toFloat(v any) (float64, bool) {
 	var f float64
 	switch x := v.(type) {
@@ -173,19 +212,21 @@ func toFloat(v any) (float64, bool) {
 		f = x
 	case float32:
 		f = float64(x)
-	case int:
-		f = float64(x)
-	case int64:
-		f = float64(x)
-	case int32:
-		f = float64(x)
 	case json.Number:
 		var err error
 		if f, err = x.Float64(); err != nil {
 			return 0, false
 		}
 	default:
-		return 0, false
+		rv := reflect.ValueOf(v)
+		switch rv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f = float64(rv.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			f = float64(rv.Uint())
+		default:
+			return 0, false
+		}
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, false

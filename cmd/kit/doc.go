@@ -59,7 +59,7 @@
 // The account commands print what a script captures on stdout, and the
 // rest on stderr:
 //
-//	TEAM=$(kit team create --name Acme --slug acme)
+//	kit team create --name Acme --slug acme
 //	ALICE=$(kit user create --name Alice --email alice@example.com)
 //	kit member add --team acme --user "$ALICE" --role owner
 //	TOKEN=$(kit token create --user "$ALICE")

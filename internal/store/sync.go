@@ -33,7 +33,7 @@ type DriftError struct {
 // Error says what changed and how to proceed.
 func (e *DriftError) Error() string {
 	if e.NewType == "" {
-		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column holds data; restore the field or allow destructive changes", e.Collection, e.Field, e.OldType)
+		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column is still in the table; restore the field or allow destructive changes (which drop the column and its data)", e.Collection, e.Field, e.OldType)
 	}
 	return fmt.Sprintf("schema drift: %s.%s changed type from %s to %s; migrate the data or allow destructive changes", e.Collection, e.Field, e.OldType, e.NewType)
 }
@@ -63,8 +63,20 @@ type storedCollection struct {
 // columnDef is one column in the normalized definition.
 type columnDef struct {
 	Name string `json:"name"`
-	Type string `json:"type"` // field type, with (p,s) for decimals
-	Ref  string `json:"ref,omitempty"`
+	// Field is the JSON field name, so a drift names the field as the
+	// schema spells it ("salePrice", not the column "sale_price"). Rows
+	// written before it existed lack it; Name stands in then.
+	Field string `json:"field,omitempty"`
+	Type  string `json:"type"` // field type, with (p,s) for decimals
+	Ref   string `json:"ref,omitempty"`
+}
+
+// fieldName is the field a column holds, as the schema names it.
+func (cd columnDef) fieldName() string {
+	if cd.Field != "" {
+		return cd.Field
+	}
+	return cd.Name
 }
 
 type tableDef struct {
@@ -89,7 +101,7 @@ func typeLabel(a *collections.Attribute) string {
 func definitionOf(c *collections.Collection) tableDef {
 	td := tableDef{Table: c.Table}
 	for _, a := range c.Attributes() {
-		cd := columnDef{Name: a.Column, Type: typeLabel(a)}
+		cd := columnDef{Name: a.Column, Field: a.Name, Type: typeLabel(a)}
 		if a.Field != nil && a.Field.RefTarget != "" {
 			cd.Ref = a.Field.RefTarget
 		}
@@ -377,7 +389,7 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 			continue
 		}
 		if !opts.Destructive {
-			return nil, &DriftError{Collection: c.Key, Field: old.Name, OldType: old.Type}
+			return nil, &DriftError{Collection: c.Key, Field: old.fieldName(), OldType: old.Type}
 		}
 		if err := s.dropColumn(ctx, tx, c.Table, old.Name, have); err != nil {
 			return nil, err

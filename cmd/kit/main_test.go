@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// runKit runs the command line in-process and returns the exit status and
+// what was printed.
+func runKit(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	code = run(t.Context(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader in
+// different goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestHelpPrintsTheUsageOfEveryCommandToStdout(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "help"}} {
+		code, stdout, stderr := runKit(t, args...)
+		if code != 0 {
+			t.Errorf("kit %s: got exit status %d, want 0", strings.Join(args, " "), code)
+		}
+		if stderr != "" {
+			t.Errorf("kit %s: got stderr %q, want nothing", strings.Join(args, " "), stderr)
+		}
+		for _, cmd := range []string{"kit serve", "kit lint", "kit team create", "kit team list", "kit user create",
+			"kit user list", "kit member add", "kit token create", "kit help"} {
+			if !strings.Contains(stdout, cmd) {
+				t.Errorf("kit %s: got usage without %q:\n%s", strings.Join(args, " "), cmd, stdout)
+			}
+		}
+	}
+}
+
+func TestHelpForACommandPrintsItsFlags(t *testing.T) {
+	tests := []struct {
+		args  []string
+		flags []string
+	}{
+		{[]string{"help", "serve"}, []string{"-schemas", "-db", "-addr", "-prefix", "-demo"}},
+		{[]string{"serve", "-h"}, []string{"-schemas", "-db", "-addr", "-prefix", "-demo"}},
+		{[]string{"help", "lint"}, []string{"kit lint [DIR]"}},
+		{[]string{"help", "team", "create"}, []string{"-name", "-slug", "-db"}},
+		{[]string{"help", "user", "create"}, []string{"-name", "-email", "-role", "-db"}},
+		{[]string{"help", "member", "add"}, []string{"-team", "-user", "-role", "-db"}},
+		{[]string{"token", "create", "--help"}, []string{"-user", "-name", "-db"}},
+		{[]string{"help", "team"}, []string{"create|list"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, _ := runKit(t, tt.args...)
+			if code != 0 {
+				t.Errorf("got exit status %d, want 0", code)
+			}
+			for _, f := range tt.flags {
+				if !strings.Contains(stdout, f) {
+					t.Errorf("got usage without %q:\n%s", f, stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestAWrongCommandLinePrintsTheUsageToStderrWithStatus2(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"no command", nil, "Usage:"},
+		{"an unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
+		{"help for an unknown command", []string{"help", "frobnicate"}, `unknown command "frobnicate"`},
+		{"an unknown subcommand", []string{"team", "delete"}, `unknown subcommand "delete"`},
+		{"a group without subcommand", []string{"user"}, "Usage: kit user create|list"},
+		{"an unknown flag", []string{"serve", "--port", "80"}, "flag provided but not defined: -port"},
+		{"a missing required flag", []string{"token", "create"}, "--user is required"},
+		{"an unexpected argument", []string{"team", "create", "--name", "x", "extra"}, `unexpected argument "extra"`},
+		{"a bad team role", []string{"member", "add", "--team", "t", "--user", "u", "--role", "boss"}, `--role must be owner, admin or member, not "boss"`},
+		{"a team role given to a user", []string{"user", "create", "--name", "x", "--role", "owner"}, `--role must be empty or "admin"`},
+		{"a bad prefix", []string{"serve", "--prefix", "/a b"}, `--prefix "/a b" must be a URL path`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runKit(t, tt.args...)
+			if code != 2 {
+				t.Errorf("got exit status %d, want 2", code)
+			}
+			if stdout != "" {
+				t.Errorf("got stdout %q, want nothing", stdout)
+			}
+			if !strings.Contains(stderr, tt.stderr) {
+				t.Errorf("got stderr %q, want it to contain %q", stderr, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestThePackageDocListsEveryCommandOfTheUsage(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(usage, "\n") {
+		if cmd, ok := strings.CutPrefix(line, "  kit "); ok {
+			if !strings.Contains(string(doc), "//\tkit "+cmd+"\n") {
+				t.Errorf("got doc.go without the usage line %q", "kit "+cmd)
+			}
+		}
+	}
+}
+
+func TestOpenDBRefusesPostgreSQLForNow(t *testing.T) {
+	for _, dsn := range []string{"postgres://u@localhost/kit", "postgresql://u@localhost/kit"} {
+		_, err := openDB(dsn)
+		want := "PostgreSQL support arrives with the PostgreSQL issue; use a SQLite path"
+		if err == nil || err.Error() != want {
+			t.Errorf("openDB(%q): got error %v, want %q", dsn, err, want)
+		}
+	}
+}

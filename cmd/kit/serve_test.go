@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// exampleSchemas is examples/schemas seen from this package's folder,
+// where go test runs.
+const exampleSchemas = "../../examples/schemas"
+
+// servingLine matches the line kit serve prints once it accepts requests.
+var servingLine = regexp.MustCompile(`^kit: serving \d+ collections? on (http://\S+)$`)
+
+// waitForServing reads lines from r until the serving line and returns
+// its URL and every line before it; the rest of r is drained in the
+// background.
+func waitForServing(t *testing.T, r io.Reader) (apiURL string, before []string) {
+	t.Helper()
+	type result struct {
+		url   string
+		lines []string
+	}
+	found := make(chan result, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		var lines []string
+		for sc.Scan() {
+			if m := servingLine.FindStringSubmatch(sc.Text()); m != nil {
+				found <- result{m[1], lines}
+				io.Copy(io.Discard, r)
+				return
+			}
+			lines = append(lines, sc.Text())
+		}
+		found <- result{"", lines}
+	}()
+	select {
+	case res := <-found:
+		if res.url == "" {
+			t.Fatalf("got no serving line; stdout was:\n%s", strings.Join(res.lines, "\n"))
+		}
+		return res.url, res.lines
+	case <-time.After(60 * time.Second):
+		t.Fatal("got no serving line within 60 s")
+	}
+	return "", nil
+}
+
+func getJSON(t *testing.T, url, token string) (status int, body map[string]any) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Errorf("GET %s: got body %q, want a JSON object", url, raw)
+	}
+	return resp.StatusCode, body
+}
+
+func TestServeAnswersUnderThePrefixAndAtHealthzAndStopsWhenTheContextEnds(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--schemas", exampleSchemas, "--db", filepath.Join(t.TempDir(), "kit.db"),
+			"--addr", "127.0.0.1:0", "--prefix", "v1/"}, pw, &stderr)
+		pw.Close()
+	}()
+	apiURL, _ := waitForServing(t, pr)
+	if !strings.HasSuffix(apiURL, "/v1") {
+		t.Errorf("got API URL %s, want it to end in the prefix /v1", apiURL)
+	}
+	origin := strings.TrimSuffix(apiURL, "/v1")
+
+	if status, body := getJSON(t, origin+"/healthz", ""); status != 200 || body["status"] != "ok" {
+		t.Errorf("GET /healthz: got %d %v, want 200 {\"status\":\"ok\"}", status, body)
+	}
+	if status, body := getJSON(t, apiURL+"/kit/collections", ""); status != 401 || body["status"] != float64(401) {
+		t.Errorf("GET /v1/kit/collections without a token: got %d %v, want kit's 401 answer", status, body)
+	}
+	if resp, err := http.Get(origin + "/api/kit/collections"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("GET /api/kit/collections with prefix /v1: got %v, %v; want 404", resp.StatusCode, err)
+	} else {
+		resp.Body.Close()
+	}
+
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("got exit status %d after the context ended, want 0 (stderr %q)", code, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not return within 10 s of the context ending")
+	}
+	if !strings.Contains(stderr.String(), "kit: stopped") {
+		t.Errorf("got stderr %q, want it to say kit stopped", stderr.String())
+	}
+}
+
+func TestServeRefusesToStartWithAMessageThatSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	broken := writeSchemas(t, map[string]string{"tasks.json": `{"title": {"type": "strng"}}`})
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	db := filepath.Join(t.TempDir(), "kit.db")
+	tests := []struct {
+		name   string
+		args   []string
+		stderr []string
+	}{
+		// go test runs in cmd/kit, which has neither ./schemas nor
+		// examples/schemas.
+		{"no schemas folder", []string{"serve", "--db", db}, []string{"no schemas folder in", "pass --schemas DIR"}},
+		{"--demo away from the repository root", []string{"serve", "--demo", "--db", db}, []string{"examples/schemas", "pass --schemas DIR"}},
+		{"a missing --schemas folder", []string{"serve", "--schemas", "nowhere", "--db", db}, []string{"--schemas nowhere: no such folder"}},
+		{"a schema with errors", []string{"serve", "--schemas", broken, "--db", db}, []string{
+			"has 1 schema error (kit lint " + broken + " checks them):",
+			`  tasks.json: tasks.title: unknown type "strng"`,
+		}},
+		{"a PostgreSQL URL", []string{"serve", "--schemas", exampleSchemas, "--db", "postgresql://kit@localhost/kit"}, []string{
+			"PostgreSQL support arrives with the PostgreSQL issue; use a SQLite path",
+		}},
+		{"an address in use", []string{"serve", "--schemas", exampleSchemas, "--db", db, "--addr", busy.Addr().String()}, []string{
+			"--addr 127.0.0.1:0 picks a free one",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runKit(t, tt.args...)
+			if code != 1 {
+				t.Errorf("got exit status %d, want 1", code)
+			}
+			if stdout != "" {
+				t.Errorf("got stdout %q, want nothing", stdout)
+			}
+			for _, want := range tt.stderr {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("got stderr %q, want it to contain %q", stderr, want)
+				}
+			}
+		})
+	}
+}
+
+func TestCleanPrefix(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"/api", "/api", true},
+		{"api/", "/api", true},
+		{"/v1/api", "/v1/api", true},
+		{"", "", false},
+		{"/", "", false},
+		{"/a b", "", false},
+		{"/a//b", "", false},
+		{"/a?b", "", false},
+	}
+	for _, tt := range tests {
+		got, err := cleanPrefix(tt.in)
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("cleanPrefix(%q): got %q, %v; want %q (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestBaseURLTurnsAnUnspecifiedHostIntoLoopback(t *testing.T) {
+	tests := []struct {
+		addr *net.TCPAddr
+		want string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, "http://127.0.0.1:8080"},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, "http://127.0.0.1:8080"},
+		{&net.TCPAddr{IP: net.IPv6unspecified, Port: 80}, "http://127.0.0.1:80"},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 9000}, "http://[::1]:9000"},
+	}
+	for _, tt := range tests {
+		if got := baseURL(tt.addr); got != tt.want {
+			t.Errorf("baseURL(%s): got %s, want %s", tt.addr, got, tt.want)
+		}
+	}
+}

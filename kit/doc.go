@@ -1,0 +1,66 @@
+// Package kit turns schema files into multi-tenant collections with
+// team-scoped REST endpoints, and gives host code the same record API in Go.
+//
+// # Embedding
+//
+// A host app builds one Kit and mounts its handler on any router:
+//
+//	k, err := kit.New(kit.Config{Schemas: os.DirFS("schemas")})
+//	if err != nil {
+//		log.Fatal(err)
+//	}
+//	defer k.Close()
+//	mux := http.NewServeMux()
+//	mux.Handle("/api/", k.Handler())
+//
+// The zero Config runs on an embedded SQLite file (kit.db). Hand kit a
+// PostgreSQL *bun.DB in [Config.DB] to run on PostgreSQL.
+//
+// # Collections
+//
+// Collections come from a schemas folder (one JSON file per collection,
+// sub-directories as layers, an optional kit.config.json) and from Go
+// definitions ([Config.Definitions], [Kit.Register]); see package
+// collections for the format and the naming rules. New syncs every
+// collection's table: it creates what is missing and refuses drift
+// ([ErrSchemaDrift]).
+//
+// # Tenancy
+//
+// Every record belongs to a team; the team comes from the route (or the
+// [Actor]), never from a body, query or header. A record of another team,
+// or one the caller may not change, answers exactly like a missing one:
+// [ErrNotFound], HTTP 404. Members update and delete their own records;
+// team admins and owners any record of the team.
+//
+// # Record API
+//
+// [Kit.Records] gives Go code the list, get, create, update and delete
+// operations the HTTP API uses, with the same validation, tenancy and
+// hooks.
+//
+// # Mutation hook
+//
+// Every create, update and delete emits the kit:mutation payload
+// ([Mutation]) twice: inside its transaction to [Kit.OnMutationTx]
+// listeners, whose error rolls the change back, and after commit to
+// [Kit.OnMutation] listeners. The events add-on writes its audit records in
+// the first phase, so a change and its record commit together.
+//
+// # Errors
+//
+// Errors carry their HTTP status (an HTTPStatus() int method): sentinels
+// such as [ErrNotFound], typed errors such as [*ValidationError] (per-field
+// messages), [*QueryError] (the parameter at fault) and
+// [*ConstraintError]. The handler answers every error in one JSON shape,
+// {"status","statusText","message","data"}; 5xx answers carry no internal
+// detail and are logged with log/slog.
+//
+// # Add-ons
+//
+// [Kit.HandleTeam] and [Kit.Handle] add routes behind the same middleware,
+// error shape and (for team routes) membership check; [Kit.Auth] gives the
+// team helpers and guards; [SetResponseHeader] lets a mutation listener
+// tell the caller something. The events and external packages are built on
+// these alone.
+package kit

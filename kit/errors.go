@@ -1,0 +1,85 @@
+package kit
+
+import (
+	"errors"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
+)
+
+// Errors callers branch on with errors.Is. Each carries its HTTP status,
+// which the handler answers with.
+var (
+	// ErrNotFound: no such record in the actor's team, or one the actor may
+	// not touch; the two are indistinguishable on purpose (404).
+	ErrNotFound error = store.ErrNotFound
+	// ErrUnknownCollection: no collection is registered under the key (404).
+	ErrUnknownCollection error = &statusError{status: 404, msg: "collection not found"}
+	// ErrForbidden: the actor may not do this (403).
+	ErrForbidden error = &statusError{status: 403, msg: "forbidden"}
+	// ErrSchemaDrift: a stored table no longer matches its collection; the
+	// error is a *DriftError naming collection, field, old and new type.
+	ErrSchemaDrift = store.ErrSchemaDrift
+	// ErrInvalidSchema: schema files or definitions have errors; the error
+	// is a *collections.LoadError listing all of them.
+	ErrInvalidSchema = collections.ErrInvalidSchema
+	// ErrClosed: the Kit was closed.
+	ErrClosed error = &statusError{status: 503, msg: "kit is closed"}
+)
+
+// ValidationError reports a body that does not fit the collection, with a
+// message per field (400).
+type ValidationError = collections.ValidationError
+
+// QueryError reports a bad list parameter, naming it (400).
+type QueryError = collections.QueryError
+
+// ConstraintError reports a unique violation (409, naming the field) or a
+// broken reference (400).
+type ConstraintError = store.ConstraintError
+
+// DriftError names the collection, field and types of a schema drift.
+type DriftError = store.DriftError
+
+// Error is an error with an HTTP status and a public message, for host
+// code and add-ons that answer through kit's error shape.
+type Error struct {
+	// Status is the HTTP status (4xx or 5xx).
+	Status int
+	// Message is shown to the client for 4xx statuses.
+	Message string
+	// Data is added to the response's "data" member.
+	Data any
+	// Err is the internal cause, logged but never shown.
+	Err error
+}
+
+// Error returns the public message.
+func (e *Error) Error() string { return e.Message }
+
+// HTTPStatus returns Status.
+func (e *Error) HTTPStatus() int { return e.Status }
+
+// ErrorData returns Data.
+func (e *Error) ErrorData() any { return e.Data }
+
+// Unwrap returns the internal cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+type statusError struct {
+	status int
+	msg    string
+}
+
+func (e *statusError) Error() string   { return e.msg }
+func (e *statusError) HTTPStatus() int { return e.status }
+
+// StatusOf returns the HTTP status err answers with: the status of the
+// first error in its chain that carries one, else 500.
+func StatusOf(err error) int {
+	var sc interface{ HTTPStatus() int }
+	if errors.As(err, &sc) {
+		return sc.HTTPStatus()
+	}
+	return 500
+}

@@ -1,0 +1,194 @@
+package kit
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode"
+
+	"github.com/collectionkit/kit/internal/wire"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// router keeps kit's routes and the mux built from them. Routes are
+// registered by path; the method is dispatched inside, so a wrong method
+// answers 405 in kit's error shape with an Allow header.
+type router struct {
+	mu     sync.Mutex
+	routes map[string]map[string]http.Handler // path pattern -> method -> handler
+	mux    atomic.Pointer[http.ServeMux]
+}
+
+// Handler returns the HTTP API, serving under Config.Prefix (default
+// "/api"): mount it with mux.Handle("/api/", k.Handler()). Every response,
+// errors included, is JSON; see the README's reference table.
+func (k *Kit) Handler() http.Handler {
+	k.routerOnce.Do(k.registerCoreRoutes)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k.router.mux.Load().ServeHTTP(w, r)
+	})
+}
+
+// Auth returns the team helpers configured with kit's Directory and
+// Authenticator, for host routes: ResolveTeamAndCheckMembership,
+// IsTeamMemberWithEvent and the guards.
+func (k *Kit) Auth() *teamauth.Auth { return k.teamAuth }
+
+// TeamHandlerFunc serves a team-scoped route whose caller is authenticated
+// and a member of the route's team.
+type TeamHandlerFunc func(w http.ResponseWriter, r *http.Request, acc *teamauth.Access)
+
+// HandleTeam adds a team-scoped route at Prefix + "/teams/{team}/" + path
+// (path may hold further wildcards, such as "kit-events/{id}"). The
+// handler runs after authentication and the membership check; a refused
+// caller gets kit's 401/403/404 answers. Add-ons and hosts use it for
+// routes that need the resolved team, user and membership.
+func (k *Kit) HandleTeam(method, path string, h TeamHandlerFunc) {
+	k.handle(method, "/teams/{team}/"+strings.TrimPrefix(path, "/"), http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		acc, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
+		if err != nil {
+			k.WriteError(w, r, err)
+			return
+		}
+		h(w, r.WithContext(teamauth.WithUser(r.Context(), acc.User)), acc)
+	}))
+}
+
+// Handle adds a route at Prefix + path (for example "/admin/reports") that
+// is served with Config.Middleware, JSON 404/405 answers and panic
+// recovery, but no authentication: wrap h with Auth()'s guards.
+func (k *Kit) Handle(method, path string, h http.Handler) {
+	k.handle(method, "/"+strings.TrimPrefix(path, "/"), h)
+}
+
+func (k *Kit) handle(method, path string, h http.Handler) {
+	if method == "" || strings.ToUpper(method) != method {
+		panic(fmt.Sprintf("kit: bad method %q for route %s", method, path))
+	}
+	k.routerOnce.Do(k.registerCoreRoutes)
+	k.router.add(k, method, k.cfg.Prefix+path, h)
+}
+
+func (rt *router) add(k *Kit, method, pattern string, h http.Handler) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.routes == nil {
+		rt.routes = map[string]map[string]http.Handler{}
+	}
+	if rt.routes[pattern] == nil {
+		rt.routes[pattern] = map[string]http.Handler{}
+	}
+	if _, dup := rt.routes[pattern][method]; dup {
+		panic(fmt.Sprintf("kit: route %s %s registered twice", method, pattern))
+	}
+	rt.routes[pattern][method] = h
+	// Rebuild the mux: ServeMux cannot replace a pattern, and the set of
+	// routes is small and changes only at setup.
+	mux := http.NewServeMux()
+	for p, methods := range rt.routes {
+		mux.Handle(p, k.wrap(dispatch(k, methods)))
+	}
+	mux.Handle("/", k.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		k.WriteError(w, r, &Error{Status: http.StatusNotFound, Message: "no such route"})
+	})))
+	rt.mux.Store(mux)
+}
+
+func dispatch(k *Kit, methods map[string]http.Handler) http.Handler {
+	allowed := make([]string, 0, len(methods))
+	for m := range methods {
+		allowed = append(allowed, m)
+	}
+	sort.Strings(allowed)
+	allow := strings.Join(allowed, ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m := r.Method
+		if m == http.MethodHead {
+			m = http.MethodGet
+		}
+		h, ok := methods[m]
+		if !ok {
+			w.Header().Set("Allow", allow)
+			k.WriteError(w, r, &Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("method %s is not allowed here (allowed: %s)", r.Method, allow)})
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// wrap adds what every route gets: request facts and correlation id in the
+// context, no caching, panic recovery, then Config.Middleware outermost.
+func (k *Kit) wrap(h http.Handler) http.Handler {
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := RequestInfo{
+			CorrelationID: correlationID(r.Header.Get("X-Correlation-Id")),
+			UserAgent:     r.UserAgent(),
+			RemoteAddr:    r.RemoteAddr,
+			Method:        r.Method,
+			Path:          r.URL.Path,
+		}
+		w.Header().Set("X-Correlation-Id", info.CorrelationID)
+		ctx := context.WithValue(WithRequestInfo(r.Context(), info), responseHeaderKey{}, w.Header())
+		w.Header().Set("Cache-Control", "no-store")
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				k.logger.ErrorContext(r.Context(), "kit: handler panicked", slog.String("panic", fmt.Sprint(p)),
+					slog.String("method", r.Method), slog.String("path", r.URL.Path))
+				k.WriteError(w, r, &Error{Status: http.StatusInternalServerError, Message: "internal error"})
+			}
+		}()
+		h.ServeHTTP(w, r.WithContext(ctx))
+	})
+	var out http.Handler = inner
+	for i := len(k.cfg.Middleware) - 1; i >= 0; i-- {
+		out = k.cfg.Middleware[i](out)
+	}
+	return out
+}
+
+// correlationID keeps a client's X-Correlation-Id when it is short and
+// printable, else makes one.
+func correlationID(s string) string {
+	if s == "" || len(s) > 128 {
+		return NewCorrelationID()
+	}
+	for _, r := range s {
+		if r > unicode.MaxASCII || !unicode.IsPrint(r) {
+			return NewCorrelationID()
+		}
+	}
+	return s
+}
+
+// WriteError answers err in kit's error shape,
+// {"status","statusText","message","data"}, with the status the error
+// carries (500 when none: logged, answered without detail).
+func (k *Kit) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	wire.Error(w, r, k.logger, err)
+}
+
+// WriteJSON answers v as JSON with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) { wire.JSON(w, status, v) }
+
+type responseHeaderKey struct{}
+
+// SetResponseHeader sets a header on the response of the HTTP request
+// behind ctx, when there is one and it has not been written yet: mutation
+// listeners run before the response is written, so an add-on can tell the
+// caller something (the events add-on's dev-mode warning). It reports
+// whether ctx came from kit's handler.
+func SetResponseHeader(ctx context.Context, key, value string) bool {
+	h, ok := ctx.Value(responseHeaderKey{}).(http.Header)
+	if ok {
+		h.Set(key, value)
+	}
+	return ok
+}

@@ -1,0 +1,237 @@
+package kit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// registerCoreRoutes adds the collection endpoints, the super-admin read
+// and the collection metadata endpoints.
+func (k *Kit) registerCoreRoutes() {
+	add := func(method, path string, h http.HandlerFunc) { k.router.add(k, method, k.cfg.Prefix+path, h) }
+	add(http.MethodGet, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveList))
+	add(http.MethodPost, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveCreate))
+	add(http.MethodGet, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveGet))
+	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdate))
+	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveDelete))
+	add(http.MethodGet, "/super-admin/{collection}/{id}", k.serveSuperAdminGet)
+	add(http.MethodGet, "/kit/collections", k.serveCollections)
+	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)
+}
+
+// collectionCall is what a collection endpoint gets once the caller is
+// known to be a member of the route's team.
+type collectionCall struct {
+	c     *collections.Collection
+	actor Actor
+	acc   *teamauth.Access
+}
+
+// collectionRoute authenticates, checks membership of the route's team
+// (401, 403, 404 team), then resolves the collection by apiPath (404), in
+// that order: a caller learns nothing about a team it is not in.
+func (k *Kit) collectionRoute(serve func(http.ResponseWriter, *http.Request, collectionCall)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		acc, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
+		if err != nil {
+			k.WriteError(w, r, err)
+			return
+		}
+		c, ok := k.Collections().ByAPIPath(r.PathValue("apiPath"))
+		if !ok || c.External {
+			k.WriteError(w, r, ErrUnknownCollection)
+			return
+		}
+		ctx := teamauth.WithUser(r.Context(), acc.User)
+		serve(w, r.WithContext(ctx), collectionCall{
+			c:     c,
+			actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role},
+			acc:   acc,
+		})
+	}
+}
+
+func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	q := r.URL.Query()
+	recs := k.Records(call.c.Key)
+	if _, hasIDs := q["ids"]; hasIDs {
+		// The query fetch strategy: ?ids=a,b answers a JSON array in the
+		// order asked, leaving out ids that are not the team's.
+		ids, err := collections.ParseIDs(q.Get("ids"), k.maxIDs())
+		if err != nil {
+			k.WriteError(w, r, err)
+			return
+		}
+		items, err := recs.GetMany(r.Context(), call.actor, ids)
+		if err != nil {
+			k.WriteError(w, r, err)
+			return
+		}
+		WriteJSON(w, http.StatusOK, items)
+		return
+	}
+	list, err := recs.List(r.Context(), call.actor, q)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, list)
+}
+
+func (k *Kit) serveCreate(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	body, err := k.readBody(w, r)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	rec, err := k.Records(call.c.Key).Create(r.Context(), call.actor, body)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	w.Header().Set("Location", r.URL.Path+"/"+rec["id"].(string))
+	WriteJSON(w, http.StatusCreated, rec)
+}
+
+// errWrongStrategy answers GET /{id} on a collection fetched with ?ids=.
+var errWrongStrategy = &Error{Status: http.StatusNotFound, Message: "record not found: this collection fetches single items with ?ids=<id> (fetchStrategy query)"}
+
+func (k *Kit) serveGet(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	if call.c.Config.FetchStrategy != "restful" {
+		k.WriteError(w, r, errWrongStrategy)
+		return
+	}
+	rec, err := k.Records(call.c.Key).Get(r.Context(), call.actor, r.PathValue("id"))
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, rec)
+}
+
+func (k *Kit) serveUpdate(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	body, err := k.readBody(w, r)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	rec, err := k.Records(call.c.Key).Update(r.Context(), call.actor, r.PathValue("id"), body)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, rec)
+}
+
+func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	if err := k.Records(call.c.Key).Delete(r.Context(), call.actor, r.PathValue("id")); err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// serveSuperAdminGet reads one record of any team, for users whose global
+// role is admin. {collection} is the registry key or the apiPath.
+func (k *Kit) serveSuperAdminGet(w http.ResponseWriter, r *http.Request) {
+	u, err := k.teamAuth.Authenticate(r)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	if !u.IsAdmin() {
+		k.WriteError(w, r, teamauth.ErrAdminRequired)
+		return
+	}
+	name := r.PathValue("collection")
+	c, ok := k.Collections().Get(name)
+	if !ok {
+		c, ok = k.Collections().ByAPIPath(name)
+	}
+	if !ok || c.External {
+		k.WriteError(w, r, ErrUnknownCollection)
+		return
+	}
+	rec, err := k.store.GetAnyTeam(r.Context(), k.db, c, r.PathValue("id"))
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, rec)
+}
+
+// serveCollections answers the registered configs in the kitCollections
+// shape, to any authenticated caller.
+func (k *Kit) serveCollections(w http.ResponseWriter, r *http.Request) {
+	if _, err := k.teamAuth.Authenticate(r); err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	WriteJSON(w, http.StatusOK, k.Collections())
+}
+
+// serveCollectionSchema answers a collection's JSON Schema.
+func (k *Kit) serveCollectionSchema(w http.ResponseWriter, r *http.Request) {
+	if _, err := k.teamAuth.Authenticate(r); err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
+	c, ok := k.Collections().Get(r.PathValue("key"))
+	if !ok {
+		k.WriteError(w, r, ErrUnknownCollection)
+		return
+	}
+	w.Header().Set("Content-Type", "application/schema+json")
+	WriteJSON(w, http.StatusOK, c.JSONSchema())
+}
+
+// Body errors.
+var (
+	errUnsupportedMedia = &Error{Status: http.StatusUnsupportedMediaType, Message: "the body must be JSON (Content-Type: application/json)"}
+	errMalformedJSON    = &Error{Status: http.StatusBadRequest, Message: "malformed JSON body"}
+	errNotObject        = &Error{Status: http.StatusBadRequest, Message: "the body must be a JSON object"}
+	errEmptyBody        = &Error{Status: http.StatusBadRequest, Message: "the body is empty; send a JSON object"}
+)
+
+// readBody reads a JSON object body: Content-Type must be JSON (415), the
+// size at most Config.MaxBodyBytes (413), the syntax valid and the value
+// one object (400). Numbers stay exact (json.Number) for decimals.
+func (k *Kit) readBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil, errUnsupportedMedia
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, k.cfg.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: "the body is larger than the limit", Data: map[string]any{"limit": mbe.Limit}}
+		}
+		return nil, &Error{Status: http.StatusBadRequest, Message: "cannot read the body", Err: err}
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil, errEmptyBody
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, errMalformedJSON
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errMalformedJSON
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, errNotObject
+	}
+	return obj, nil
+}

@@ -1,0 +1,283 @@
+package kit
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/migrate"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// Config configures a Kit. The zero value runs on an embedded SQLite file
+// named kit.db in the working directory, with no collections yet.
+type Config struct {
+	// DB is the database: a *bun.DB on SQLite (sqlitedialect) or PostgreSQL
+	// (pgdialect). kit does not close a DB it was given. When nil, kit
+	// opens SQLitePath.
+	DB *bun.DB
+	// SQLitePath is the SQLite file opened when DB is nil. Default
+	// "kit.db"; ":memory:<name>" opens an in-memory database.
+	SQLitePath string
+
+	// Schemas is a schemas folder (embed.FS, os.DirFS, ...): one JSON file
+	// per collection, optionally in one level of layer sub-directories, and
+	// an optional kit.config.json.
+	Schemas fs.FS
+	// Definitions are collections defined in Go, built with the files.
+	Definitions []collections.Definition
+	// DefaultLayer is the layer of root-level schema files and Go
+	// definitions without one. Default "app".
+	DefaultLayer string
+	// Collections overrides collection settings in Go, keyed by collection
+	// name or registry key, over kit.config.json.
+	Collections map[string]collections.Config
+	// AllowDestructiveSchemaChanges lets schema sync drop the columns of
+	// removed fields and recreate columns whose type changed. Off, such a
+	// change fails with ErrSchemaDrift.
+	AllowDestructiveSchemaChanges bool
+
+	// Limits bounds list requests (page size 100, filter 4 KiB and 50
+	// conditions, 100 ids or in-values, 4 sort keys by default).
+	Limits collections.QueryLimits
+
+	// Prefix is where Handler serves the API. Default "/api".
+	Prefix string
+	// MaxBodyBytes limits request bodies. Default 1 MiB.
+	MaxBodyBytes int64
+	// Middleware wraps every API route (outermost first), for rate
+	// limiters, logging, CORS.
+	Middleware []func(http.Handler) http.Handler
+	// Directory looks up teams, users and memberships. Default: kit's own
+	// tables (teamauth.Store on DB).
+	Directory teamauth.Directory
+	// Authenticator identifies the caller. Default: a user put in the
+	// request context with teamauth.WithUser, else a bearer API token from
+	// kit's token table.
+	Authenticator teamauth.Authenticator
+
+	// Dev turns on development behaviour (add-ons may tell the caller more).
+	Dev bool
+	// Logger receives kit's logs. Default slog.Default().
+	Logger *slog.Logger
+}
+
+// Kit is an embeddable collection service: collections from schema files
+// or Go, stored team by team, served by Handler and by the Go record API.
+// Several Kits can live in one process; they share nothing.
+type Kit struct {
+	cfg     Config
+	db      *bun.DB
+	ownsDB  bool
+	store   *store.Store
+	auth    *teamauth.Store
+	logger  *slog.Logger
+	limits  collections.QueryLimits
+	regMu   sync.Mutex // serializes Register
+	reg     atomic.Pointer[collections.Registry]
+	defs    []collections.Definition
+	fileFS  fs.FS
+	lint    []collections.Finding
+	closed  atomic.Bool
+	hooksMu sync.RWMutex
+	txHooks []MutationTxFunc
+	hooks   []MutationFunc
+
+	routerOnce sync.Once
+	router     router
+	teamAuth   *teamauth.Auth
+}
+
+// New opens the database, creates kit's own tables, loads the schemas and
+// brings every collection table in line with its definition. Schema errors
+// come back together as a *collections.LoadError (errors.Is
+// ErrInvalidSchema); a table that drifted from its definition is a
+// *DriftError (errors.Is ErrSchemaDrift).
+func New(cfg Config) (*Kit, error) {
+	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
+	if k.logger == nil {
+		k.logger = slog.Default()
+	}
+	if k.cfg.Prefix == "" {
+		k.cfg.Prefix = "/api"
+	}
+	if k.cfg.MaxBodyBytes <= 0 {
+		k.cfg.MaxBodyBytes = 1 << 20
+	}
+	k.db = cfg.DB
+	if k.db == nil {
+		path := cfg.SQLitePath
+		if path == "" {
+			path = "kit.db"
+		}
+		db, err := store.OpenSQLite(path)
+		if err != nil {
+			return nil, err
+		}
+		k.db, k.ownsDB = db, true
+	}
+	k.store = store.New(k.db, k.Collections)
+	k.auth = teamauth.NewStore(k.db)
+	if k.cfg.Directory == nil {
+		k.cfg.Directory = k.auth
+	}
+	if k.cfg.Authenticator == nil {
+		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth})
+	}
+	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := k.migrate(ctx); err != nil {
+		k.closeDB()
+		return nil, err
+	}
+	if err := k.load(ctx, cfg.Definitions); err != nil {
+		k.closeDB()
+		return nil, err
+	}
+	return k, nil
+}
+
+// migrate creates kit's own tables through bun/migrate, retrying while
+// another instance holds the migration lock.
+func (k *Kit) migrate(ctx context.Context) error {
+	ms := migrate.NewMigrations()
+	registerCoreMigrations(ms)
+	k.auth.RegisterMigrations(ms)
+	m := migrate.NewMigrator(k.db, ms, migrate.WithTableName("kit_migrations"),
+		migrate.WithLocksTableName("kit_migration_locks"), migrate.WithMarkAppliedOnSuccess(true))
+	for attempt := 0; ; attempt++ {
+		err := m.Init(ctx)
+		if err == nil {
+			err = m.Lock(ctx)
+		}
+		if err == nil {
+			_, err = m.Migrate(ctx)
+			if uerr := m.Unlock(ctx); err == nil && uerr != nil {
+				err = uerr
+			}
+			if err == nil {
+				return nil
+			}
+			return fmt.Errorf("kit: migrate own tables: %w", err)
+		}
+		if attempt >= 100 || ctx.Err() != nil {
+			return fmt.Errorf("kit: migrate own tables: %w", err)
+		}
+		// Another instance is migrating (lock held, or tables being
+		// created): wait and retry.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(20+attempt*10) * time.Millisecond):
+		}
+	}
+}
+
+// load builds the registry from the schema folder and defs and syncs it.
+func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
+	opts := collections.LoadOptions{DefaultLayer: k.cfg.DefaultLayer, Overrides: k.cfg.Collections}
+	var reg *collections.Registry
+	var warnings []collections.Finding
+	var err error
+	if k.fileFS != nil {
+		reg, warnings, err = collections.Load(k.fileFS, opts, defs...)
+	} else {
+		reg, warnings, err = collections.Build(defs, opts)
+	}
+	if err != nil {
+		return err
+	}
+	prev := k.reg.Swap(reg)
+	if err := k.store.Sync(ctx, reg, store.SyncOptions{Destructive: k.cfg.AllowDestructiveSchemaChanges}); err != nil {
+		k.reg.Store(prev)
+		return fmt.Errorf("kit: schema sync: %w", err)
+	}
+	k.defs = defs
+	k.lint = warnings
+	for _, w := range warnings {
+		k.logger.Warn("kit: schema lint", slog.String("finding", w.String()))
+	}
+	return nil
+}
+
+// Register adds Go-defined collections. They are validated with every
+// collection already registered (so references may point at them) and
+// their tables are synced before Register returns.
+func (k *Kit) Register(defs ...collections.Definition) error {
+	if k.closed.Load() {
+		return ErrClosed
+	}
+	k.regMu.Lock()
+	defer k.regMu.Unlock()
+	all := append(append([]collections.Definition(nil), k.defs...), defs...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	return k.load(ctx, all)
+}
+
+// MustRegister is Register that panics on error, for setup code.
+func (k *Kit) MustRegister(defs ...collections.Definition) {
+	if err := k.Register(defs...); err != nil {
+		panic(err)
+	}
+}
+
+// Collections returns the current registry. It is immutable; Register
+// replaces it.
+func (k *Kit) Collections() *collections.Registry { return k.reg.Load() }
+
+// Lint returns the naming-convention warnings of the loaded schemas.
+func (k *Kit) Lint() []collections.Finding { return append([]collections.Finding(nil), k.lint...) }
+
+// DB returns the database kit stores in.
+func (k *Kit) DB() *bun.DB { return k.db }
+
+// Accounts returns kit's own team, user, membership and token store (the
+// default Directory).
+func (k *Kit) Accounts() *teamauth.Store { return k.auth }
+
+// Dev reports whether Config.Dev is on.
+func (k *Kit) Dev() bool { return k.cfg.Dev }
+
+// Prefix returns the path prefix Handler serves under ("/api").
+func (k *Kit) Prefix() string { return k.cfg.Prefix }
+
+// Logger returns kit's logger.
+func (k *Kit) Logger() *slog.Logger { return k.logger }
+
+// Close closes the database if kit opened it. Calls after the first
+// return nil.
+func (k *Kit) Close() error {
+	if k.closed.Swap(true) {
+		return nil
+	}
+	return k.closeDB()
+}
+
+func (k *Kit) closeDB() error {
+	if k.ownsDB {
+		return k.db.Close()
+	}
+	return nil
+}
+
+func (k *Kit) collection(key string) (*collections.Collection, error) {
+	if k.closed.Load() {
+		return nil, ErrClosed
+	}
+	c, ok := k.Collections().Get(key)
+	if !ok || c.External {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownCollection, key)
+	}
+	return c, nil
+}

@@ -1,0 +1,149 @@
+package kit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Operation is the kind of a mutation.
+type Operation string
+
+// The operations the mutation hook reports.
+const (
+	OpCreate  Operation = "create"
+	OpUpdate  Operation = "update"
+	OpDelete  Operation = "delete"
+	OpMove    Operation = "move"
+	OpReorder Operation = "reorder"
+)
+
+// Mutation is the kit:mutation payload. Create carries Data, Result and
+// ItemID; update carries ItemID, Updates, BeforeData and Result; delete
+// carries ItemIDs and BeforeData (the deleted record's last state).
+type Mutation struct {
+	Operation     Operation      `json:"operation"`
+	Collection    string         `json:"collection"`
+	ItemID        string         `json:"itemId,omitempty"`
+	ItemIDs       []string       `json:"itemIds,omitempty"`
+	Data          map[string]any `json:"data,omitempty"`
+	Updates       map[string]any `json:"updates,omitempty"`
+	BeforeData    map[string]any `json:"beforeData,omitempty"`
+	Result        any            `json:"result,omitempty"`
+	CorrelationID string         `json:"correlationId,omitempty"`
+	// Timestamp is when the mutation started, in Unix milliseconds.
+	Timestamp int64 `json:"timestamp"`
+	// TeamID and UserID say who changed what where.
+	TeamID string `json:"teamId"`
+	UserID string `json:"userId"`
+	// Request holds the facts of the HTTP request, when there was one.
+	Request RequestInfo `json:"-"`
+}
+
+// RequestInfo is what kit knows of the request behind a mutation.
+type RequestInfo struct {
+	CorrelationID string
+	UserAgent     string
+	RemoteAddr    string
+	Method        string
+	Path          string
+}
+
+type requestInfoKey struct{}
+
+// WithRequestInfo attaches request facts to ctx; mutations made with ctx
+// carry them (and its correlation id). The HTTP handler does this for
+// every request; Go callers may do it too.
+func WithRequestInfo(ctx context.Context, info RequestInfo) context.Context {
+	return context.WithValue(ctx, requestInfoKey{}, info)
+}
+
+// RequestInfoFrom returns the request facts attached to ctx.
+func RequestInfoFrom(ctx context.Context) (RequestInfo, bool) {
+	info, ok := ctx.Value(requestInfoKey{}).(RequestInfo)
+	return info, ok
+}
+
+// MutationTxFunc runs inside the mutation's transaction, after the change
+// is written. Writing through tx makes its work commit or roll back with
+// the change; an error rolls the change back and fails the request.
+type MutationTxFunc func(ctx context.Context, tx bun.Tx, m *Mutation) error
+
+// MutationFunc runs after the mutation committed. It cannot fail the
+// request; panics are recovered and logged. It runs before the response is
+// written, so keep it fast or hand work to a goroutine.
+type MutationFunc func(ctx context.Context, m Mutation)
+
+// OnMutationTx registers a listener that runs inside every mutation's
+// transaction (the events add-on uses it so a change and its audit record
+// commit together). Listeners run in registration order.
+func (k *Kit) OnMutationTx(fn MutationTxFunc) {
+	k.hooksMu.Lock()
+	defer k.hooksMu.Unlock()
+	k.txHooks = append(k.txHooks, fn)
+}
+
+// OnMutation registers a listener that runs after every committed mutation.
+func (k *Kit) OnMutation(fn MutationFunc) {
+	k.hooksMu.Lock()
+	defer k.hooksMu.Unlock()
+	k.hooks = append(k.hooks, fn)
+}
+
+func (k *Kit) newMutation(ctx context.Context, op Operation, key string, a Actor, started time.Time) *Mutation {
+	info, _ := RequestInfoFrom(ctx)
+	if info.CorrelationID == "" {
+		info.CorrelationID = NewCorrelationID()
+	}
+	return &Mutation{
+		Operation:     op,
+		Collection:    key,
+		CorrelationID: info.CorrelationID,
+		Timestamp:     started.UnixMilli(),
+		TeamID:        a.TeamID,
+		UserID:        a.UserID,
+		Request:       info,
+	}
+}
+
+func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
+	k.hooksMu.RLock()
+	hooks := k.txHooks
+	k.hooksMu.RUnlock()
+	for _, h := range hooks {
+		if err := h(ctx, tx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (k *Kit) runHooks(ctx context.Context, m *Mutation) {
+	k.hooksMu.RLock()
+	hooks := k.hooks
+	k.hooksMu.RUnlock()
+	for _, h := range hooks {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					k.logger.ErrorContext(ctx, "kit: mutation listener panicked",
+						slog.String("operation", string(m.Operation)), slog.String("collection", m.Collection),
+						slog.String("panic", fmt.Sprint(p)))
+				}
+			}()
+			h(ctx, *m)
+		}()
+	}
+}
+
+// NewCorrelationID returns a random 16-byte hex id.
+func NewCorrelationID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

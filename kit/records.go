@@ -1,0 +1,336 @@
+package kit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// Record is one stored record, keyed by JSON field name. Decimals are
+// strings, dates time.Time (RFC 3339 UTC in JSON).
+type Record = map[string]any
+
+// Actor is who acts, and in which team: the same facts the HTTP API gets
+// from authentication and the route.
+type Actor struct {
+	// UserID is the acting user; it becomes owner, createdBy, updatedBy.
+	UserID string
+	// TeamID is the team whose records are read and written.
+	TeamID string
+	// Role is the user's membership role in TeamID. Members may update and
+	// delete only their own records; admins and owners any record of the
+	// team. Empty means member.
+	Role teamauth.Role
+}
+
+func (a Actor) check() error {
+	if a.UserID == "" || a.TeamID == "" {
+		return &Error{Status: 403, Message: "forbidden", Err: errors.New("kit: actor needs UserID and TeamID")}
+	}
+	return nil
+}
+
+// canWrite reports whether the actor may update or delete rec.
+func (a Actor) canWrite(rec Record) bool {
+	if a.Role.AtLeast(teamauth.RoleAdmin) {
+		return true
+	}
+	owner, _ := rec["owner"].(string)
+	return owner == a.UserID
+}
+
+// Records is the Go record API of one collection: the same validation,
+// tenancy rules and mutation hooks as the HTTP API.
+type Records struct {
+	k   *Kit
+	key string
+}
+
+// Records returns the record API of the collection registered under key
+// ("shopProducts"). Its methods return ErrUnknownCollection when no such
+// collection is registered.
+func (k *Kit) Records(key string) *Records { return &Records{k: k, key: key} }
+
+// Pagination is the pagination data of a list.
+type Pagination struct {
+	CurrentPage   int    `json:"currentPage"`
+	PageSize      int    `json:"pageSize"`
+	TotalItems    int    `json:"totalItems"`
+	TotalPages    int    `json:"totalPages"`
+	SortBy        string `json:"sortBy,omitempty"`
+	SortDirection string `json:"sortDirection,omitempty"`
+}
+
+// List is one page of records with its pagination data.
+type List struct {
+	Items      []Record   `json:"items"`
+	Pagination Pagination `json:"pagination"`
+}
+
+// List returns one page of the actor's team's records. params are the
+// HTTP list parameters: page, pageSize (or limit), search, sort (or sortBy
+// and sortDirection), filter and ids. A bad parameter is a *QueryError
+// naming it.
+func (r *Records) List(ctx context.Context, a Actor, params url.Values) (*List, error) {
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	q, err := c.ParseListQuery(params, r.k.limits)
+	if err != nil {
+		return nil, err
+	}
+	page, err := r.k.store.List(ctx, r.k.db, c, a.TeamID, q)
+	if err != nil {
+		return nil, err
+	}
+	by, dir := q.SortBy()
+	return &List{Items: page.Records, Pagination: Pagination{
+		CurrentPage: q.Page, PageSize: q.PageSize, TotalItems: page.Total,
+		TotalPages: (page.Total + q.PageSize - 1) / q.PageSize, SortBy: by, SortDirection: dir,
+	}}, nil
+}
+
+// Get returns record id of the actor's team, or ErrNotFound.
+func (r *Records) Get(ctx context.Context, a Actor, id string) (Record, error) {
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	return r.k.store.Get(ctx, r.k.db, c, a.TeamID, id)
+}
+
+// GetMany returns the records of the actor's team among ids, in the order
+// of ids; ids of other teams or of no record are left out. At most
+// Limits.MaxInValues ids.
+func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record, error) {
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	if max := r.k.maxIDs(); len(ids) > max {
+		return nil, &QueryError{Param: "ids", Message: fmt.Sprintf("must name at most %d ids", max)}
+	}
+	return r.k.store.GetMany(ctx, r.k.db, c, a.TeamID, ids)
+}
+
+func (k *Kit) maxIDs() int {
+	if k.limits.MaxInValues > 0 {
+		return k.limits.MaxInValues
+	}
+	return 100
+}
+
+// Create validates data, stores it as a new record of the actor's team and
+// returns the stored record. Auto-generated fields in data are ignored.
+func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Record, error) {
+	started := time.Now()
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	vals, err := c.ValidateCreate(data)
+	if err != nil {
+		return nil, err
+	}
+	id, err := uuid.NewV7()
+	if err != nil {
+		return nil, fmt.Errorf("kit: new id: %w", err)
+	}
+	rec := Record{"id": id.String(), "teamId": a.TeamID, "owner": a.UserID}
+	if c.UseMetadata() {
+		now := started.UTC().Truncate(time.Microsecond)
+		rec["createdAt"], rec["updatedAt"] = now, now
+		rec["createdBy"], rec["updatedBy"] = a.UserID, a.UserID
+	}
+	for k, v := range vals {
+		rec[k] = v
+	}
+	m := r.k.newMutation(ctx, OpCreate, c.Key, a, started)
+	err = r.k.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := r.k.checkWrite(ctx, tx, c, a.TeamID, "", vals); err != nil {
+			return err
+		}
+		if err := r.k.store.Insert(ctx, tx, c, rec); err != nil {
+			return err
+		}
+		m.ItemID, m.Data, m.Result = rec["id"].(string), copyRecord(vals), copyRecord(rec)
+		return r.k.runTxHooks(ctx, tx, m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.k.runHooks(ctx, m)
+	return rec, nil
+}
+
+// Update applies a partial update to record id and returns the stored
+// record. A member may update only records they own; otherwise, and for
+// records of other teams, the answer is ErrNotFound and nothing is
+// written. An update that changes nothing writes nothing and fires no hook.
+func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
+	started := time.Now()
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	changes, err := c.ValidateUpdate(data)
+	if err != nil {
+		return nil, err
+	}
+	var result Record
+	var m *Mutation
+	err = r.k.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		if err != nil {
+			return err
+		}
+		if !a.canWrite(before) {
+			return ErrNotFound
+		}
+		if len(changes) == 0 {
+			result = before
+			return nil
+		}
+		if err := r.k.checkWrite(ctx, tx, c, a.TeamID, id, changes); err != nil {
+			return err
+		}
+		set := copyRecord(changes)
+		if c.UseMetadata() {
+			set["updatedAt"] = started.UTC().Truncate(time.Microsecond)
+			set["updatedBy"] = a.UserID
+		}
+		if err := r.k.store.Update(ctx, tx, c, a.TeamID, id, set); err != nil {
+			return err
+		}
+		result = copyRecord(before)
+		for k, v := range set {
+			result[k] = v
+		}
+		m = r.k.newMutation(ctx, OpUpdate, c.Key, a, started)
+		m.ItemID, m.Updates, m.BeforeData, m.Result = id, copyRecord(changes), before, copyRecord(result)
+		return r.k.runTxHooks(ctx, tx, m)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if m != nil {
+		r.k.runHooks(ctx, m)
+	}
+	return result, nil
+}
+
+// Delete removes record id. The same rules as Update apply; a record that
+// other records still refer to is a *ConstraintError (400).
+func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
+	started := time.Now()
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return err
+	}
+	if err := a.check(); err != nil {
+		return err
+	}
+	m := r.k.newMutation(ctx, OpDelete, c.Key, a, started)
+	err = r.k.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		if err != nil {
+			return err
+		}
+		if !a.canWrite(before) {
+			return ErrNotFound
+		}
+		if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
+			return err
+		}
+		m.ItemID, m.ItemIDs, m.BeforeData = id, []string{id}, before
+		m.Result = map[string]any{"deleted": 1}
+		return r.k.runTxHooks(ctx, tx, m)
+	})
+	if err != nil {
+		return err
+	}
+	r.k.runHooks(ctx, m)
+	return nil
+}
+
+// checkWrite checks, inside the write transaction, that every reference
+// names a record of the same team and that unique fields stay unique in
+// the team.
+func (k *Kit) checkWrite(ctx context.Context, tx bun.Tx, c *collections.Collection, teamID, selfID string, vals map[string]any) error {
+	verr := &ValidationError{}
+	for name, v := range vals {
+		a, _ := c.Attribute(name)
+		if v == nil || a.Field == nil {
+			continue
+		}
+		if ref := a.Field.RefTarget; ref != "" {
+			target, ok := k.Collections().Get(ref)
+			if !ok || target.External {
+				continue // external sources are not ours to check
+			}
+			ok, err := k.store.Exists(ctx, tx, target, teamID, v.(string))
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if verr.Fields == nil {
+					verr.Fields = map[string]string{}
+				}
+				verr.Fields[name] = fmt.Sprintf("refers to no %s record of this team", ref)
+			}
+		}
+		if a.Field.Meta.Unique {
+			taken, err := k.store.Taken(ctx, tx, c, a, teamID, selfID, v)
+			if err != nil {
+				return err
+			}
+			if taken {
+				return &ConstraintError{Kind: "unique", Field: name, Message: fmt.Sprintf("%s must be unique in the team; another record has this value", name)}
+			}
+		}
+	}
+	if len(verr.Fields) > 0 {
+		return verr
+	}
+	return nil
+}
+
+func copyRecord(r Record) Record {
+	if r == nil {
+		return nil
+	}
+	out := make(Record, len(r))
+	for k, v := range r {
+		out[k] = v
+	}
+	return out
+}
+
+// MarshalRecord encodes a record as the API sends it: dates in RFC 3339
+// UTC, decimals as strings.
+func MarshalRecord(r Record) ([]byte, error) { return json.Marshal(r) }

@@ -1,0 +1,392 @@
+package kit_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/kit"
+)
+
+// syncProducts is a small products collection for schema sync tests;
+// extra fields are appended after title and salePrice.
+func syncProducts(extra ...collections.Field) collections.Definition {
+	fields := []collections.Field{
+		{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
+		{Name: "salePrice", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
+	}
+	return collections.Definition{Name: "products", Layer: "shop", Fields: append(fields, extra...)}
+}
+
+// withoutField returns def without the named field.
+func withoutField(def collections.Definition, name string) collections.Definition {
+	def.Fields = slices.DeleteFunc(slices.Clone(def.Fields), func(f collections.Field) bool { return f.Name == name })
+	return def
+}
+
+// withField returns def with the named field replaced by f.
+func withField(def collections.Definition, f collections.Field) collections.Definition {
+	def.Fields = slices.Clone(def.Fields)
+	for i := range def.Fields {
+		if def.Fields[i].Name == f.Name {
+			def.Fields[i] = f
+			return def
+		}
+	}
+	def.Fields = append(def.Fields, f)
+	return def
+}
+
+// openFile opens a Kit on the SQLite file path; the caller closes it.
+func openFile(path string, allowDestructive bool, defs ...collections.Definition) (*kit.Kit, error) {
+	return kit.New(kit.Config{SQLitePath: path, Definitions: defs, AllowDestructiveSchemaChanges: allowDestructive, Logger: quietLogger()})
+}
+
+// mustOpenFile opens a Kit on path and closes it when t ends.
+func mustOpenFile(t *testing.T, path string, defs ...collections.Definition) *kit.Kit {
+	t.Helper()
+	k, err := openFile(path, false, defs...)
+	if err != nil {
+		t.Fatalf("kit.New on %s: %v", path, err)
+	}
+	t.Cleanup(func() { k.Close() })
+	return k
+}
+
+// columns lists the columns of table.
+func columns(t *testing.T, k *kit.Kit, table string) []string {
+	t.Helper()
+	var cols []string
+	rows, err := k.DB().QueryContext(context.Background(), "SELECT name FROM pragma_table_info(?)", table)
+	if err != nil {
+		t.Fatalf("table_info %s: %v", table, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			t.Fatal(err)
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// wantDrift checks that err is a schema drift naming collection, field
+// and types.
+func wantDrift(t *testing.T, err error, want kit.DriftError) {
+	t.Helper()
+	if err == nil {
+		t.Fatal("kit.New: got no error, want ErrSchemaDrift")
+	}
+	if !errors.Is(err, kit.ErrSchemaDrift) {
+		t.Fatalf("kit.New: got %v, want errors.Is ErrSchemaDrift", err)
+	}
+	var de *kit.DriftError
+	if !errors.As(err, &de) {
+		t.Fatalf("kit.New: got %v (%T), want a *kit.DriftError", err, err)
+	}
+	if *de != want {
+		t.Errorf("drift: got %+v, want %+v", *de, want)
+	}
+	for _, s := range []string{want.Collection, want.Field, want.OldType, want.NewType} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("message %q does not name %q", err.Error(), s)
+		}
+	}
+}
+
+// TestSchemaSync checks declarative schema sync on a file database that
+// is reopened with changed definitions.
+func TestSchemaSync(t *testing.T) {
+	ctx := t.Context()
+
+	t.Run("opening the same file twice with the same definitions is idempotent", func(t *testing.T) {
+		path := tempDBPath(t)
+		k1, err := openFile(path, false, categoriesDef(), syncProducts())
+		if err != nil {
+			t.Fatalf("first New: %v", err)
+		}
+		rec := mustCreate(t, k1, productsKey, aliceA, map[string]any{"title": "kept", "salePrice": "1.50"})
+		var stamp1 string
+		if err := k1.DB().QueryRowContext(ctx, `SELECT hash || updated_at FROM kit_collections WHERE key = ?`, productsKey).Scan(&stamp1); err != nil {
+			t.Fatalf("read kit_collections: %v", err)
+		}
+		cols1 := columns(t, k1, productsTable)
+		if err := k1.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		for i := range 2 {
+			k2, err := openFile(path, false, categoriesDef(), syncProducts())
+			if err != nil {
+				t.Fatalf("New #%d: %v", i+2, err)
+			}
+			if got := mustGet(t, k2, productsKey, aliceA, rec["id"].(string)); got["salePrice"] != "1.50" {
+				t.Errorf("record after reopen: got salePrice %v, want 1.50", got["salePrice"])
+			}
+			var stamp2 string
+			if err := k2.DB().QueryRowContext(ctx, `SELECT hash || updated_at FROM kit_collections WHERE key = ?`, productsKey).Scan(&stamp2); err != nil {
+				t.Fatalf("read kit_collections: %v", err)
+			}
+			if stamp2 != stamp1 {
+				t.Errorf("kit_collections row rewritten: got %q, want %q", stamp2, stamp1)
+			}
+			if cols2 := columns(t, k2, productsTable); !slices.Equal(cols2, cols1) {
+				t.Errorf("columns: got %v, want %v", cols2, cols1)
+			}
+			var n int
+			if err := k2.DB().QueryRowContext(ctx, `SELECT count(*) FROM kit_collections`).Scan(&n); err != nil || n != 2 {
+				t.Errorf("kit_collections rows: got %d (%v), want 2", n, err)
+			}
+			k2.Close()
+		}
+	})
+
+	t.Run("a new field is added to a populated table", func(t *testing.T) {
+		path := tempDBPath(t)
+		k1, err := openFile(path, false, categoriesDef(), syncProducts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		old1 := mustCreate(t, k1, productsKey, aliceA, map[string]any{"title": "old one", "salePrice": "2"})
+		old2 := mustCreate(t, k1, productsKey, aliceA, map[string]any{"title": "old two"})
+		cat := mustCreate(t, k1, categoriesKey, aliceA, map[string]any{"name": "c"})
+		k1.Close()
+
+		v2 := syncProducts(
+			collections.Field{Name: "colorName", Type: collections.TypeString, Meta: collections.FieldMeta{Index: true}},
+			collections.Field{Name: "stockCount", Type: collections.TypeNumber},
+			collections.Field{Name: "releasedAt", Type: collections.TypeDate},
+			collections.Field{Name: "specs", Type: collections.TypeJSON},
+			collections.Field{Name: "code", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
+			collections.Field{Name: "categoryId", Type: collections.TypeString, RefTarget: "categories"},
+		)
+		k2 := mustOpenFile(t, path, categoriesDef(), v2)
+		for _, c := range []string{"color_name", "stock_count", "released_at", "specs", "code", "category_id"} {
+			if !slices.Contains(columns(t, k2, productsTable), c) {
+				t.Errorf("columns: %v lack %s", columns(t, k2, productsTable), c)
+			}
+		}
+		for _, old := range []kit.Record{old1, old2} {
+			got := mustGet(t, k2, productsKey, aliceA, old["id"].(string))
+			for _, f := range []string{"colorName", "stockCount", "releasedAt", "specs", "code", "categoryId"} {
+				if v, ok := got[f]; !ok || v != nil {
+					t.Errorf("old row %s: got %#v (present %v), want nil", f, v, ok)
+				}
+			}
+			if got["title"] != old["title"] || got["salePrice"] != old["salePrice"] {
+				t.Errorf("old row: got title %v salePrice %v, want %v %v", got["title"], got["salePrice"], old["title"], old["salePrice"])
+			}
+		}
+		fresh := mustCreate(t, k2, productsKey, aliceA, map[string]any{
+			"title": "new", "colorName": "teal", "stockCount": 3, "releasedAt": "2026-05-01",
+			"specs": map[string]any{"a": 1.0}, "code": "X1", "categoryId": cat["id"],
+		})
+		got := mustGet(t, k2, productsKey, aliceA, fresh["id"].(string))
+		want := map[string]any{"colorName": "teal", "stockCount": 3.0, "releasedAt": time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC),
+			"specs": map[string]any{"a": 1.0}, "code": "X1", "categoryId": cat["id"]}
+		for f, w := range want {
+			if !equalValue(got[f], w) {
+				t.Errorf("new row %s: got %#v, want %#v", f, got[f], w)
+			}
+		}
+		l := mustList(t, k2, productsKey, aliceA, query("filter", `{"colorName":null}`, "sort", "createdAt"))
+		if g := ids(l.Items); !slices.Equal(g, []string{old1["id"].(string), old2["id"].(string)}) {
+			t.Errorf("filter colorName null: got %v, want the two old rows", g)
+		}
+		if _, err := k2.Records(productsKey).Create(ctx, aliceA, map[string]any{"title": "dup", "code": "X1"}); kit.StatusOf(err) != 409 {
+			t.Errorf("unique on an added column: got %v, want 409", err)
+		}
+		if err := k2.Records(categoriesKey).Delete(ctx, aliceA, cat["id"].(string)); kit.StatusOf(err) != 400 {
+			t.Errorf("delete referenced through an added column: got %v, want a 400 constraint error", err)
+		}
+		var n int
+		if err := k2.DB().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE '%color_name%'`, productsTable).Scan(&n); err != nil || n != 1 {
+			t.Errorf("index on the added indexed field: got %d (%v), want 1", n, err)
+		}
+	})
+
+	driftCases := []struct {
+		name    string
+		changed collections.Definition
+		want    kit.DriftError
+	}{
+		{"removing a field is a drift naming it", withoutField(syncProducts(), "salePrice"),
+			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)"}},
+		{"changing a field's type is a drift naming both types", withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeNumber}),
+			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)", NewType: "number"}},
+		{"changing a decimal's precision is a drift", withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 12, Scale: 2}}),
+			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)", NewType: "decimal(12,2)"}},
+		{"changing text to json is a drift", withField(syncProducts(), collections.Field{Name: "title", Type: collections.TypeJSON}),
+			kit.DriftError{Collection: productsKey, Field: "title", OldType: "string", NewType: "json"}},
+	}
+	for _, tc := range driftCases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := tempDBPath(t)
+			k1, err := openFile(path, false, categoriesDef(), syncProducts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := mustCreate(t, k1, productsKey, aliceA, map[string]any{"title": "before", "salePrice": "9.99"})
+			k1.Close()
+
+			k2, err := openFile(path, false, categoriesDef(), tc.changed)
+			if err == nil {
+				k2.Close()
+			}
+			wantDrift(t, err, tc.want)
+
+			// Nothing changed: the old definition still opens with its data.
+			k3 := mustOpenFile(t, path, categoriesDef(), syncProducts())
+			got := mustGet(t, k3, productsKey, aliceA, rec["id"].(string))
+			if got["title"] != "before" || got["salePrice"] != "9.99" {
+				t.Errorf("record after a refused sync: got %v", got)
+			}
+		})
+	}
+
+	codeField := collections.Field{Name: "code", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}}
+	refField := collections.Field{Name: "categoryId", Type: collections.TypeString, RefTarget: "categories"}
+	destructive := []struct {
+		name    string
+		initial collections.Definition
+		body    map[string]any // beside title and salePrice; "category" is replaced by a category id
+		changed collections.Definition
+		check   func(t *testing.T, k *kit.Kit, id string)
+	}{
+		{"with destructive changes allowed a removed field's column is dropped",
+			syncProducts(), nil, withoutField(syncProducts(), "salePrice"),
+			func(t *testing.T, k *kit.Kit, id string) {
+				if slices.Contains(columns(t, k, productsTable), "sale_price") {
+					t.Errorf("columns: got %v, want sale_price dropped", columns(t, k, productsTable))
+				}
+				got := mustGet(t, k, productsKey, aliceA, id)
+				if _, ok := got["salePrice"]; ok || got["title"] != "before" {
+					t.Errorf("record: got %v, want title kept and no salePrice", got)
+				}
+			}},
+		{"with destructive changes allowed a changed type gets a fresh column",
+			syncProducts(), nil, withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeNumber}),
+			func(t *testing.T, k *kit.Kit, id string) {
+				if got := mustGet(t, k, productsKey, aliceA, id); got["salePrice"] != nil {
+					t.Errorf("salePrice after recreation: got %#v, want nil", got["salePrice"])
+				}
+				rec := mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "n", "salePrice": 2.5})
+				if got := mustGet(t, k, productsKey, aliceA, rec["id"].(string)); got["salePrice"] != 2.5 {
+					t.Errorf("salePrice as number: got %#v, want 2.5", got["salePrice"])
+				}
+			}},
+		{"with destructive changes allowed a unique field can be removed",
+			syncProducts(codeField), map[string]any{"code": "C-1"}, syncProducts(),
+			func(t *testing.T, k *kit.Kit, id string) {
+				if slices.Contains(columns(t, k, productsTable), "code") {
+					t.Errorf("columns: got %v, want code dropped", columns(t, k, productsTable))
+				}
+			}},
+		{"with destructive changes allowed a unique field can change type",
+			syncProducts(codeField), map[string]any{"code": "C-1"}, syncProducts(collections.Field{Name: "code", Type: collections.TypeNumber, Meta: collections.FieldMeta{Unique: true}}),
+			func(t *testing.T, k *kit.Kit, id string) {
+				mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "a", "code": 7})
+				if _, err := k.Records(productsKey).Create(context.Background(), aliceA, map[string]any{"title": "b", "code": 7}); kit.StatusOf(err) != 409 {
+					t.Errorf("unique after recreation: got %v, want 409", err)
+				}
+			}},
+		{"with destructive changes allowed a reference field can be removed",
+			syncProducts(refField), map[string]any{"categoryId": "category"}, syncProducts(),
+			func(t *testing.T, k *kit.Kit, id string) {
+				if slices.Contains(columns(t, k, productsTable), "category_id") {
+					t.Errorf("columns: got %v, want category_id dropped", columns(t, k, productsTable))
+				}
+				mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "after"})
+			}},
+	}
+	for _, tc := range destructive {
+		t.Run(tc.name, func(t *testing.T) {
+			path := tempDBPath(t)
+			k1, err := openFile(path, false, categoriesDef(), tc.initial)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := map[string]any{"title": "before", "salePrice": "9.99"}
+			for f, v := range tc.body {
+				if v == "category" {
+					v = mustCreate(t, k1, categoriesKey, aliceA, map[string]any{"name": "c"})["id"]
+				}
+				body[f] = v
+			}
+			rec := mustCreate(t, k1, productsKey, aliceA, body)
+			k1.Close()
+
+			k2, err := openFile(path, true, categoriesDef(), tc.changed)
+			if err != nil {
+				t.Fatalf("kit.New with AllowDestructiveSchemaChanges: %v", err)
+			}
+			tc.check(t, k2, rec["id"].(string))
+			k2.Close()
+
+			// The result is stable: reopening without the option works.
+			k3 := mustOpenFile(t, path, categoriesDef(), tc.changed)
+			mustGet(t, k3, productsKey, aliceA, rec["id"].(string))
+		})
+	}
+
+	t.Run("without metadata there are no metadata columns and lists sort by id descending", func(t *testing.T) {
+		off := false
+		def := collections.Definition{Name: "notes", Layer: "desk", Fields: []collections.Field{
+			{Name: "body", Type: collections.TypeText},
+		}, Config: &collections.Config{UseMetadata: &off}}
+		k := newKit(t, def)
+		cols := columns(t, k, "desk_notes")
+		if want := []string{"id", "team_id", "owner", "body"}; !slices.Equal(cols, want) {
+			t.Errorf("columns: got %v, want %v", cols, want)
+		}
+		var made []string
+		for _, b := range []string{"first", "second", "third"} {
+			rec := mustCreate(t, k, "deskNotes", aliceA, map[string]any{"body": b})
+			for _, f := range []string{"createdAt", "updatedAt", "createdBy", "updatedBy"} {
+				if _, ok := rec[f]; ok {
+					t.Errorf("record has %s without metadata", f)
+				}
+			}
+			made = append(made, rec["id"].(string))
+		}
+		l := mustList(t, k, "deskNotes", aliceA, nil)
+		if l.Pagination.SortBy != "id" || l.Pagination.SortDirection != "desc" {
+			t.Errorf("default sort: got %s %s, want id desc", l.Pagination.SortBy, l.Pagination.SortDirection)
+		}
+		slices.Reverse(made)
+		if got := ids(l.Items); !slices.Equal(got, made) {
+			t.Errorf("default order: got %v, want newest first %v", got, made)
+		}
+		got := mustGet(t, k, "deskNotes", aliceA, made[0])
+		if got["body"] != "third" {
+			t.Errorf("Get body: got %v, want third", got["body"])
+		}
+		if _, err := k.Records("deskNotes").Update(ctx, aliceA, made[0], map[string]any{"body": "3rd"}); err != nil {
+			t.Errorf("Update without metadata: %v", err)
+		}
+		if _, err := k.Records("deskNotes").List(ctx, aliceA, query("sort", "createdAt")); kit.StatusOf(err) != 400 {
+			t.Errorf("sort by createdAt without metadata: got %v, want a 400 query error", err)
+		}
+	})
+
+	t.Run("Register adds a collection to a running kit", func(t *testing.T) {
+		k := newKit(t, categoriesDef())
+		if _, err := k.Records(productsKey).List(ctx, aliceA, nil); !errors.Is(err, kit.ErrUnknownCollection) {
+			t.Fatalf("List before Register: got %v, want ErrUnknownCollection", err)
+		}
+		if err := k.Register(productsDef()); err != nil {
+			t.Fatalf("Register: %v", err)
+		}
+		mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "registered"})
+		if err := k.Register(productsDef()); err == nil {
+			t.Error("Register of the same collection twice: got nil, want an error")
+		}
+		mustList(t, k, productsKey, aliceA, nil)
+	})
+}
