@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -214,6 +213,3 @@ func decimalFromKey(key string, precision, scale int) (string, error) {
 	}
 	return s, nil
 }
-
-// finite guards float columns against NaN and infinities.
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

@@ -130,7 +130,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 	}
 	q := "INSERT INTO " + quote(c.Table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
 	if _, err := db.ExecContext(ctx, q, args...); err != nil {
-		return classify(fmt.Errorf("store: insert %s: %w", c.Table, err))
+		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table, err))
 	}
 	return nil
 }
@@ -159,7 +159,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 	q := "UPDATE " + quote(c.Table) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
 	res, err := db.ExecContext(ctx, q, args...)
 	if err != nil {
-		return classify(fmt.Errorf("store: update %s: %w", c.Table, err))
+		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table, err))
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return ErrNotFound

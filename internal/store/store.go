@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 
 	"github.com/uptrace/bun"
@@ -131,4 +132,41 @@ func classify(err error) error {
 		}
 	}
 	return err
+}
+
+// classifyFor classifies err and, for a unique violation the database
+// raised (a race the in-transaction pre-check lost on PostgreSQL), names
+// the field from the violated index, whose name kit chose.
+func classifyFor(c *collections.Collection, err error) error {
+	err = classify(err)
+	var ce *ConstraintError
+	if !errors.As(err, &ce) || ce.Kind != "unique" || ce.Field != "" {
+		return err
+	}
+	name := constraintName(err)
+	for _, f := range c.Fields {
+		if f.Meta.Unique && indexName("ux", c.Table, collections.ColumnName(f.Name)) == name {
+			ce.Field = f.Name
+			ce.Message = fmt.Sprintf("%s must be unique in the team; another record has this value", f.Name)
+		}
+	}
+	return err
+}
+
+// constraintName reads the violated constraint's name from a driver error
+// that carries it in a ConstraintName field (pgx's *pgconn.PgError, lib/pq's
+// *pq.Error as Constraint), without importing a driver.
+func constraintName(err error) string {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		v := reflect.ValueOf(e)
+		if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+			continue
+		}
+		for _, field := range []string{"ConstraintName", "Constraint"} {
+			if f := v.Elem().FieldByName(field); f.IsValid() && f.Kind() == reflect.String && f.String() != "" {
+				return f.String()
+			}
+		}
+	}
+	return ""
 }

@@ -148,14 +148,14 @@ func indexName(prefix, table, suffix string) string {
 // concurrent syncs (SQLite's write lock; a PostgreSQL advisory lock). It is
 // idempotent: an unchanged collection costs one read.
 func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOptions) error {
-	if err := s.ensureMetaTable(ctx); err != nil {
-		return err
-	}
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if s.dialect == dialect.PG {
 			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:schema-sync")); err != nil {
 				return fmt.Errorf("store: schema lock: %w", err)
 			}
+		}
+		if err := CreateMetaTable(ctx, tx); err != nil {
+			return err
 		}
 		var pendingFKs []func() error
 		for _, c := range reg.All() {
@@ -185,14 +185,6 @@ func advisoryKey(name string) int64 {
 		k = k<<8 | int64(b)
 	}
 	return k
-}
-
-func (s *Store) ensureMetaTable(ctx context.Context) error {
-	_, err := s.db.NewCreateTable().Model((*storedCollection)(nil)).IfNotExists().Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("store: create kit_collections: %w", err)
-	}
-	return nil
 }
 
 func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collection, opts SyncOptions) ([]func() error, error) {

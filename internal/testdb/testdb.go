@@ -121,3 +121,32 @@ func Each(t *testing.T, fn func(t *testing.T, e Engine)) {
 		})
 	}
 }
+
+// Shared returns a function that opens a new, separate connection pool on
+// one database private to t each time it is called: a SQLite file in
+// t.TempDir(), or one fresh PostgreSQL schema. It lets a test run several
+// kit instances against the same database, as several processes would.
+func Shared(t testing.TB, e Engine) func() *bun.DB {
+	t.Helper()
+	if e == EnginePostgres {
+		dsn := PostgresDSN(t)
+		schema := NewSchema(t, dsn)
+		return func() *bun.DB {
+			db, err := pgopen.Open(context.Background(), dsn, pgopen.Options{SearchPath: schema, MaxOpenConns: 8})
+			if err != nil {
+				t.Fatalf("open postgres: %v", err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return db
+		}
+	}
+	path := t.TempDir() + "/shared.db"
+	return func() *bun.DB {
+		db, err := store.OpenSQLite(path)
+		if err != nil {
+			t.Fatalf("open sqlite: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+}
