@@ -97,7 +97,7 @@ func TestAccountCommandsFailWithAMessageAndStatus1(t *testing.T) {
 		{"an unknown team", []string{"member", "add", "--team", "globex", "--user", userID, "--role", "member", "--db", db}, `kit member add: team not found: "globex"`},
 		{"an unknown user", []string{"member", "add", "--team", "acme", "--user", "nobody", "--role", "member", "--db", db}, `kit member add: user not found: "nobody"`},
 		{"a token for an unknown user", []string{"token", "create", "--user", "nobody", "--db", db}, `kit token create: user not found: "nobody"`},
-		{"a PostgreSQL URL", []string{"team", "create", "--name", "x", "--db", "postgres://kit@localhost/kit"}, "PostgreSQL support arrives with the PostgreSQL issue; use a SQLite path"},
+		{"an unreachable PostgreSQL server", []string{"team", "create", "--name", "x", "--db", "postgres://kit@127.0.0.1:1/kit"}, "connect to postgres://kit@127.0.0.1:1/kit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,9 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/collectionkit/kit/internal/pgopen"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -11,20 +17,36 @@ import (
 // working directory.
 const defaultDB = "./kit.db"
 
-// openDB turns a --db value into the database part of a kit.Config: a
-// SQLite path (or "file:" URI) for now. Every command opens its database
-// here, so another engine is one more case: open a *bun.DB, set
-// Config.DB, and set Config's close function in openKit (kit never closes
-// a DB it was given).
+// openDB turns a --db value into the database part of a kit.Config:
+// SQLitePath for a SQLite path, "file:" URI or ":memory:NAME"; Config.DB
+// for a postgres:// URL, opened with pgx's database/sql driver in
+// simple-protocol mode (see internal/pgopen). openKit closes such a DB
+// after the Kit (kit never closes a DB it was given).
 func openDB(dsn string) (kit.Config, error) {
 	switch {
 	case dsn == "":
-		return kit.Config{}, errors.New("--db is empty; give a SQLite path such as ./kit.db")
-	case strings.HasPrefix(dsn, "postgres://"), strings.HasPrefix(dsn, "postgresql://"):
-		return kit.Config{}, errors.New("PostgreSQL support arrives with the PostgreSQL issue; use a SQLite path")
-	default:
+		return kit.Config{}, errors.New("--db is empty; give a SQLite path such as ./kit.db or a postgres:// URL")
+	case pgopen.IsDSN(dsn):
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		db, err := pgopen.Open(ctx, dsn, pgopen.Options{})
+		if err != nil {
+			return kit.Config{}, err
+		}
+		return kit.Config{DB: db}, nil
+	case strings.HasPrefix(dsn, "file:"), strings.HasPrefix(dsn, ":memory:"):
 		return kit.Config{SQLitePath: dsn}, nil
 	}
+	if dir := filepath.Dir(dsn); !isDir(dir) {
+		return kit.Config{}, fmt.Errorf("--db %s: folder %s does not exist", dsn, dir)
+	}
+	return kit.Config{SQLitePath: dsn}, nil
+}
+
+// isDir reports whether p is a folder.
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // openKit opens the database named by dsn and starts a Kit on it with the

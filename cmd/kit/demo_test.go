@@ -49,7 +49,12 @@ func TestSeedDemoReusesItsDataAndMakesFreshTokens(t *testing.T) {
 			len(teamsAgain), len(usersAgain), len(teams), len(users))
 	}
 	acme, _ := k.Accounts().Team(ctx, "acme")
-	alice := kit.Actor{UserID: usersAgain[0].ID, TeamID: acme.ID}
+	alice := kit.Actor{TeamID: acme.ID}
+	for _, u := range usersAgain {
+		if u.Email == "alice@acme.example" {
+			alice.UserID = u.ID
+		}
+	}
 	for key, want := range map[string]int{demoCategories: 2, demoProducts: 3, demoPosts: 1} {
 		list, err := k.Records(key).List(ctx, alice, nil)
 		if err != nil || list.Pagination.TotalItems != want {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -131,12 +132,36 @@ func TestThePackageDocListsEveryCommandOfTheUsage(t *testing.T) {
 	}
 }
 
-func TestOpenDBRefusesPostgreSQLForNow(t *testing.T) {
-	for _, dsn := range []string{"postgres://u@localhost/kit", "postgresql://u@localhost/kit"} {
+func TestOpenDBSaysWhichPostgreSQLServerItCouldNotReach(t *testing.T) {
+	for _, dsn := range []string{"postgres://u:secret@127.0.0.1:1/kit", "postgresql://u:secret@127.0.0.1:1/kit"} {
 		_, err := openDB(dsn)
-		want := "PostgreSQL support arrives with the PostgreSQL issue; use a SQLite path"
-		if err == nil || err.Error() != want {
-			t.Errorf("openDB(%q): got error %v, want %q", dsn, err, want)
+		if err == nil || !strings.Contains(err.Error(), "connect to") || !strings.Contains(err.Error(), "127.0.0.1:1") {
+			t.Errorf("openDB(%q): got error %v, want one naming the server", dsn, err)
 		}
+		if err != nil && strings.Contains(err.Error(), "secret") {
+			t.Errorf("openDB(%q): got error %v, want the password hidden", dsn, err)
+		}
+	}
+}
+
+func TestOpenDBKeepsAnOddSQLiteFileNameWhole(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, name := range []string{"a#b.db", "a?b.db", "100%.db", "with space.db"} {
+		db := filepath.Join(dir, name)
+		if code, _, stderr := runKit(t, "team", "list", "--db", db); code != 0 {
+			t.Fatalf("--db %q: got exit status %d, want 0 (stderr %q)", db, code, stderr)
+		}
+		if _, err := os.Stat(db); err != nil {
+			t.Errorf("--db %q: got no such file (%v), want the database there", db, err)
+		}
+	}
+}
+
+func TestOpenDBNamesAMissingFolder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "missing", "kit.db")
+	code, _, stderr := runKit(t, "team", "list", "--db", db)
+	if want := "folder " + filepath.Dir(db) + " does not exist"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("got exit status %d and stderr %q, want 1 and %q", code, stderr, want)
 	}
 }

@@ -145,10 +145,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // schemasFolder picks the schemas folder: --schemas when given, else
 // examples/schemas with --demo, else ./schemas.
 func schemasFolder(flagValue string, demo bool) (string, error) {
-	isDir := func(p string) bool {
-		fi, err := os.Stat(p)
-		return err == nil && fi.IsDir()
-	}
 	cwd, _ := os.Getwd()
 	switch {
 	case flagValue != "":

@@ -144,8 +144,8 @@ func TestServeRefusesToStartWithAMessageThatSaysWhatToDo(t *testing.T) {
 			"has 1 schema error (kit lint " + broken + " checks them):",
 			`  tasks.json: tasks.title: unknown type "strng"`,
 		}},
-		{"a PostgreSQL URL", []string{"serve", "--schemas", exampleSchemas, "--db", "postgresql://kit@localhost/kit"}, []string{
-			"PostgreSQL support arrives with the PostgreSQL issue; use a SQLite path",
+		{"an unreachable PostgreSQL server", []string{"serve", "--schemas", exampleSchemas, "--db", "postgresql://kit@127.0.0.1:1/kit"}, []string{
+			"connect to postgresql://kit@127.0.0.1:1/kit",
 		}},
 		{"an address in use", []string{"serve", "--schemas", exampleSchemas, "--db", db, "--addr", busy.Addr().String()}, []string{
 			"--addr 127.0.0.1:0 picks a free one",

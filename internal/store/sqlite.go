@@ -42,7 +42,8 @@ func SQLiteDSN(path string) string {
 		}
 		return path + sep + sqlitePragmas
 	default:
-		return "file:" + path + "?" + sqlitePragmas
+		// '?', '#' and '%' would end or garble the path inside a URI.
+		return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path) + "?" + sqlitePragmas
 	}
 }
 
