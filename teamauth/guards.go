@@ -54,8 +54,9 @@ type Access struct {
 
 type accessKey struct{}
 
-// withAccess stores acc, and its user, in ctx.
-func withAccess(ctx context.Context, acc *Access) context.Context {
+// WithAccess stores acc, and its user, in ctx, as the team guards do, so
+// handlers downstream read it with [AccessFrom].
+func WithAccess(ctx context.Context, acc *Access) context.Context {
 	return WithUser(context.WithValue(ctx, accessKey{}, acc), acc.User)
 }
 
@@ -243,7 +244,7 @@ func (a *Auth) teamGuard(check func(*Access) error) func(http.Handler) http.Hand
 					a.WriteError(w, r, err)
 					return
 				}
-				r = r.WithContext(withAccess(r.Context(), acc))
+				r = r.WithContext(WithAccess(r.Context(), acc))
 			}
 			if err := check(acc); err != nil {
 				a.WriteError(w, r, err)

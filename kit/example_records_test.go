@@ -1,0 +1,78 @@
+package kit_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"log/slog"
+	"net/url"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/kit"
+)
+
+// A collection defined in Go, stored in an in-memory SQLite database and
+// used through the record API: the same validation, tenancy and hooks as
+// the HTTP API.
+func ExampleKit_Records() {
+	k, err := kit.New(kit.Config{
+		SQLitePath: ":memory:example-records",
+		Logger:     slog.New(slog.DiscardHandler),
+		Definitions: []collections.Definition{{
+			Name:  "products",
+			Layer: "shop",
+			Fields: []collections.Field{
+				{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
+				{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
+				{Name: "isActive", Type: collections.TypeBoolean, Meta: collections.FieldMeta{Default: true}},
+			},
+		}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer k.Close()
+
+	ctx := context.Background()
+	alice := kit.Actor{UserID: "alice", TeamID: "acme"}
+	products := k.Records("shopProducts")
+	for _, p := range []map[string]any{
+		{"title": "Tea", "price": "4.5"},
+		{"title": "Coffee", "price": "12"},
+		{"title": "Cocoa", "price": "9.99", "isActive": false},
+	} {
+		if _, err := products.Create(ctx, alice, p); err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	list, err := products.List(ctx, alice, url.Values{"sort": {"-price"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d products, sorted by %s %s\n", list.Pagination.TotalItems, list.Pagination.SortBy, list.Pagination.SortDirection)
+	for _, p := range list.Items {
+		fmt.Printf("%-6s %6s active=%v\n", p["title"], p["price"], p["isActive"])
+	}
+
+	// Another team sees none of them.
+	other, _ := products.List(ctx, kit.Actor{UserID: "bob", TeamID: "globex"}, nil)
+	fmt.Println("globex sees", other.Pagination.TotalItems)
+
+	// Bad input names the fields at fault.
+	_, err = products.Create(ctx, alice, map[string]any{"price": "1.234"})
+	var ve *kit.ValidationError
+	if errors.As(err, &ve) {
+		fmt.Println(kit.StatusOf(err), "title:", ve.Fields["title"])
+		fmt.Println(kit.StatusOf(err), "price:", ve.Fields["price"])
+	}
+	// Output:
+	// 3 products, sorted by price desc
+	// Coffee  12.00 active=true
+	// Cocoa    9.99 active=false
+	// Tea      4.50 active=true
+	// globex sees 0
+	// 400 title: is required
+	// 400 price: must have at most 2 digit(s) after the point
+}
