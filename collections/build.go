@@ -3,6 +3,7 @@ package collections
 import (
 	"encoding/json"
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -163,7 +164,9 @@ func compileDefinition(def Definition, opts LoadOptions) (*Collection, []Finding
 		f.File, f.Collection = def.File, def.Name
 		findings = append(findings, f)
 	}
-	if def.File == "" { // file layers were checked once per folder
+	// Sub-directory layers were checked once per folder; the default layer
+	// of Go definitions and of root-level files was not.
+	if def.File == "" || path.Dir(def.File) == "." {
 		for _, f := range checkLayerName(layer) {
 			f.File, f.Collection = def.File, def.Name
 			findings = append(findings, f)

@@ -244,7 +244,8 @@ func (c *Config) validate(col *Collection) []string {
 	oneOf("container", c.Container, containers)
 	oneOf("kind", c.Kind, kinds)
 	oneOf("fetchStrategy", c.FetchStrategy, fetchStrategies)
-	for role, field := range c.Display {
+	for _, role := range sortedKeys(c.Display) { // sorted: findings come in a stable order
+		field := c.Display[role]
 		oneOf("display role", role, displayRoles)
 		if _, ok := col.Attribute(field); !ok {
 			msgs = append(msgs, fmt.Sprintf("display.%s names unknown field %q", role, field))

@@ -559,40 +559,44 @@ func TestLoadFolderErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		files map[string]string
+		opts  LoadOptions
 		want  want
 	}{
+		{"a default layer that is not camelCase is an error for root files",
+			map[string]string{"products.json": `{"title": {"type": "string"}}`}, LoadOptions{DefaultLayer: "my-app"},
+			want{"products.json", "products", "", SeverityError, `layer name "my-app" must be camelCase (use "myApp")`}},
 		{"folders nested two levels deep are an error",
-			map[string]string{"shop/old/products.json": productsSchema},
+			map[string]string{"shop/old/products.json": productsSchema}, LoadOptions{},
 			want{"shop/old", "", "", SeverityError, "nest one level"}},
 		{"a layer folder that is not camelCase is an error",
-			map[string]string{"shop-front/products.json": `{"title": {"type": "string"}}`},
+			map[string]string{"shop-front/products.json": `{"title": {"type": "string"}}`}, LoadOptions{},
 			want{"shop-front", "", "", SeverityError, `layer name "shop-front" must be camelCase (use "shopFront")`}},
 		{"the kit layer is reserved",
-			map[string]string{"kit/products.json": `{"title": {"type": "string"}}`},
+			map[string]string{"kit/products.json": `{"title": {"type": "string"}}`}, LoadOptions{},
 			want{"kit/products.json", "products", "", SeverityError, `layer "kit" is reserved`}},
 		{"a kit.config.json that is not an object is an error",
-			map[string]string{"products.json": `{"title": {"type": "string"}}`, "kit.config.json": `[1]`},
+			map[string]string{"products.json": `{"title": {"type": "string"}}`, "kit.config.json": `[1]`}, LoadOptions{},
 			want{"kit.config.json", "", "", SeverityError, "must be a JSON object keyed by collection name"}},
 		{"a kit.config.json entry naming no collection is an error",
-			map[string]string{"products.json": `{"title": {"type": "string"}}`, "kit.config.json": `{"orders": {}}`},
+			map[string]string{"products.json": `{"title": {"type": "string"}}`, "kit.config.json": `{"orders": {}}`}, LoadOptions{},
 			want{"kit.config.json", "orders", "", SeverityError, `names no collection "orders"`}},
 		{"a kit.config.json entry of the wrong shape is an error",
-			map[string]string{"products.json": `{"title": {"type": "string"}}`, "kit.config.json": `{"products": {"container": 3}}`},
+			map[string]string{"products.json": `{"title": {"type": "string"}}`, "kit.config.json": `{"products": {"container": 3}}`}, LoadOptions{},
 			want{"kit.config.json", "products", "", SeverityError, "invalid settings"}},
 		{"a kit.config.json entry with an ambiguous name is an error",
 			map[string]string{"shop/products.json": `{"title": {"type": "string"}}`, "blog/products.json": `{"title": {"type": "string"}}`,
-				"kit.config.json": `{"products": {"container": "modal"}}`},
+				"kit.config.json": `{"products": {"container": "modal"}}`}, LoadOptions{},
 			want{"kit.config.json", "products", "", SeverityError, "ambiguous: use the registry key (blogProducts, shopProducts)"}},
 		{"two collections with one table are an error",
-			map[string]string{"shopURL/products.json": `{"title": {"type": "string"}}`, "shopUrl/products.json": `{"title": {"type": "string"}}`},
+			map[string]string{"shopURL/products.json": `{"title": {"type": "string"}}`, "shopUrl/products.json": `{"title": {"type": "string"}}`}, LoadOptions{},
 			want{"shopUrl/products.json", "products", "", SeverityError, `table name "shop_url_products" collides with collection "shopURLProducts"`}},
 		{"two collections with one registry key are an error",
-			map[string]string{"shop/blogPosts.json": `{"title": {"type": "string"}}`, "shopBlog/posts.json": `{"title": {"type": "string"}}`},
+			map[string]string{"shop/blogPosts.json": `{"title": {"type": "string"}}`, "shopBlog/posts.json": `{"title": {"type": "string"}}`}, LoadOptions{},
 			want{"shopBlog/posts.json", "posts", "", SeverityError, `collection "shopBlogPosts" is defined twice (also in shop/blogPosts.json)`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			le, _ := loadError(t, mapFS(tc.files), LoadOptions{})
+			le, _ := loadError(t, mapFS(tc.files), tc.opts)
 			requireFinding(t, le.Findings, tc.want)
 		})
 	}

@@ -167,8 +167,8 @@ func (c *Collection) ParseListQuery(v url.Values, lim QueryLimits) (ListQuery, e
 		if len(s) > lim.MaxSearchBytes {
 			return q, qerr("search", "must be at most %d bytes", lim.MaxSearchBytes)
 		}
-		if strings.IndexByte(s, 0) >= 0 {
-			return q, qerr("search", "must not contain NUL bytes")
+		if err := checkText(s); err != nil {
+			return q, qerr("search", "%s", err)
 		}
 		q.Search = strings.TrimSpace(s)
 	}
@@ -232,7 +232,7 @@ func ParseIDs(s string, max int) ([]string, error) {
 		if p == "" {
 			return nil, qerr("ids", "must be a comma-separated list of ids without empty entries")
 		}
-		if len(p) > 128 || strings.IndexByte(p, 0) >= 0 {
+		if len(p) > 128 || checkText(p) != nil {
 			return nil, qerr("ids", "holds an id that is too long or not text")
 		}
 		if !seen[p] {

@@ -171,6 +171,7 @@ func TestValidateCreate(t *testing.T) {
 		{"unknown fields are errors, one message each", map[string]any{"title": "t", "colour": "red", "sku": 1},
 			map[string]string{"colour": "unknown field", "sku": "unknown field"}},
 		{"a NUL byte in a string is an error", map[string]any{"title": "a\x00b"}, map[string]string{"title": "must not contain NUL bytes"}},
+		{"invalid UTF-8 in a string is an error", map[string]any{"title": "caf\xe9"}, map[string]string{"title": "must be valid UTF-8 text"}},
 		{"a NUL byte in a text is an error", map[string]any{"title": "t", "description": "\x00"}, map[string]string{"description": "must not contain NUL bytes"}},
 		{"a NUL byte inside a json value is an error", map[string]any{"title": "t", "details": map[string]any{"a": []any{"ok", "b\x00"}}},
 			map[string]string{"details": "must not contain NUL bytes"}},

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Canonical values. After validation a record holds, per field type:
@@ -35,8 +36,8 @@ func NormalizeValue(f *Field, v any) (any, error) {
 		if !ok {
 			return nil, fmt.Errorf("must be a string")
 		}
-		if strings.IndexByte(s, 0) >= 0 {
-			return nil, fmt.Errorf("must not contain NUL bytes")
+		if err := checkText(s); err != nil {
+			return nil, err
 		}
 		if f.RefTarget != "" && s == "" {
 			return nil, nil
@@ -82,7 +83,7 @@ func NormalizeValue(f *Field, v any) (any, error) {
 	case TypeDate:
 		switch x := v.(type) {
 		case time.Time:
-			return x.UTC().Truncate(time.Microsecond), nil
+			return checkDate(x)
 		case string:
 			t, err := ParseDate(x)
 			if err != nil {
@@ -124,8 +125,8 @@ func NormalizeValue(f *Field, v any) (any, error) {
 func checkJSON(v any) (any, error) {
 	switch x := v.(type) {
 	case string:
-		if strings.IndexByte(x, 0) >= 0 {
-			return nil, fmt.Errorf("must not contain NUL bytes")
+		if err := checkText(x); err != nil {
+			return nil, err
 		}
 	case json.Number:
 		f, err := x.Float64()
@@ -136,8 +137,8 @@ func checkJSON(v any) (any, error) {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			if strings.IndexByte(k, 0) >= 0 {
-				return nil, fmt.Errorf("must not contain NUL bytes")
+			if err := checkText(k); err != nil {
+				return nil, err
 			}
 			n, err := checkJSON(e)
 			if err != nil {
@@ -205,6 +206,18 @@ func integerString(v any) (string, bool) {
 	return "", false
 }
 
+// checkText refuses what PostgreSQL cannot store in text or JSONB: NUL
+// bytes and invalid UTF-8 (Go callers can pass any bytes in a string).
+func checkText(s string) error {
+	if strings.IndexByte(s, 0) >= 0 {
+		return fmt.Errorf("must not contain NUL bytes")
+	}
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("must be valid UTF-8 text")
+	}
+	return nil
+}
+
 func toFloat(v any) (float64, bool) {
 	var f float64
 	switch x := v.(type) {
@@ -236,15 +249,27 @@ func toFloat(v any) (float64, bool) {
 
 // ParseDate accepts RFC 3339 (any offset) or YYYY-MM-DD (midnight UTC) and
 // returns the instant in UTC, truncated to microseconds (the precision
-// every engine keeps).
+// every engine keeps). The year in UTC must be 1 to 9999, the range
+// PostgreSQL, SQLite and RFC 3339 output share.
 func ParseDate(s string) (time.Time, error) {
 	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t.UTC().Truncate(time.Microsecond), nil
+		return checkDate(t)
 	}
 	if t, err := time.Parse(time.DateOnly, s); err == nil {
-		return t, nil
+		return checkDate(t)
 	}
 	return time.Time{}, fmt.Errorf("must be a date (RFC 3339 like 2026-01-02T15:04:05Z, or YYYY-MM-DD)")
+}
+
+// checkDate returns t in UTC to the microsecond, or an error when its year
+// is outside 1..9999 ("9999-12-31T23:00:00-05:00" is in year 10000 in UTC,
+// which time.Time.MarshalJSON refuses and databases cannot store).
+func checkDate(t time.Time) (time.Time, error) {
+	t = t.UTC().Truncate(time.Microsecond)
+	if y := t.Year(); y < 1 || y > 9999 {
+		return time.Time{}, fmt.Errorf("must be a date between the years 1 and 9999 (UTC)")
+	}
+	return t, nil
 }
 
 // ParseDecimal checks s against a decimal(precision, scale) and returns its

@@ -87,6 +87,8 @@ func TestParseDate(t *testing.T) {
 		{"nanoseconds are cut to microseconds", "2026-01-02T15:04:05.123456789Z", time.Date(2026, 1, 2, 15, 4, 5, 123456000, time.UTC)},
 		{"a date alone is midnight UTC", "2026-01-02", time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
 		{"a leap day is a date", "2028-02-29", time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC)},
+		{"the last instant of year 9999 is a date", "9999-12-31T23:59:59.999999Z", time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC)},
+		{"the first day of year 1 is a date", "0001-01-01", time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -98,7 +100,8 @@ func TestParseDate(t *testing.T) {
 	}
 
 	for _, in := range []string{"", "garbage", "2026-13-01", "2026-02-30", "2026-01-02 15:04:05", "02/01/2026",
-		"2026-01-02T15:04:05", "1767366245", "2026-1-2", "2026-01-02T25:00:00Z"} {
+		"2026-01-02T15:04:05", "1767366245", "2026-1-2", "2026-01-02T25:00:00Z",
+		"9999-12-31T23:00:00-05:00", "0000-01-01", "0001-01-01T00:30:00+01:00"} {
 		t.Run("the date "+in+" is refused", func(t *testing.T) {
 			got, err := ParseDate(in)
 			if err == nil || !strings.Contains(err.Error(), "must be a date") {
@@ -170,6 +173,9 @@ func TestNormalizeValue(t *testing.T) {
 	}{
 		{"a number is not a string", &Field{Type: TypeString}, 1, "must be a string"},
 		{"a NUL byte is refused", &Field{Type: TypeString}, "\x00", "must not contain NUL bytes"},
+		{"invalid UTF-8 is refused", &Field{Type: TypeText}, "caf\xe9", "must be valid UTF-8 text"},
+		{"invalid UTF-8 in a json key is refused", &Field{Type: TypeJSON}, map[string]any{"\xff": 1.0}, "must be valid UTF-8 text"},
+		{"a time.Time past year 9999 is refused", &Field{Type: TypeDate}, time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), "between the years 1 and 9999"},
 		{"a string is not a number", &Field{Type: TypeNumber}, "1", "must be a number"},
 		{"NaN is not a number", &Field{Type: TypeNumber}, math.NaN(), "must be a number"},
 		{"infinity is not a number", &Field{Type: TypeNumber}, math.Inf(1), "must be a number"},
@@ -177,7 +183,7 @@ func TestNormalizeValue(t *testing.T) {
 		{"a boolean is not a decimal", decimal, true, "must be a decimal number"},
 		{"a NaN is not a decimal", decimal, math.NaN(), "must be a decimal number"},
 		{"a decimal exponent is refused", decimal, json.Number("1e2"), "must be a decimal number"},
-		{"a float with too many digits is refused", decimal, 0.1 + 0.2, "at most 2 digit(s) after the point"},
+		{"a float with too many digits is refused", decimal, 1.005, "at most 2 digit(s) after the point"},
 		{"a string is not a boolean", &Field{Type: TypeBoolean}, "false", "must be true or false"},
 		{"a number is not a date", &Field{Type: TypeDate}, 5, "must be a date"},
 		{"garbage is not a date", &Field{Type: TypeDate}, "soon", "must be a date"},
@@ -217,7 +223,7 @@ func TestFieldTypes(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		typ                  FieldType
+		typ                 FieldType
 		textual, structured bool
 	}{
 		{TypeString, true, false}, {TypeText, true, false}, {TypeImage, false, false}, {TypeFile, false, false},

@@ -297,10 +297,10 @@ func (e stateErr) SQLState() string { return string(e) }
 
 func TestClassify(t *testing.T) {
 	cases := []struct {
-		name     string
-		err      error
-		kind     string
-		status   int
+		name      string
+		err       error
+		kind      string
+		status    int
 		unchanged bool
 	}{
 		{"a SQLite unique violation is a 409 constraint error", codeErr(sqliteConstraintUnique), "unique", 409, false},
@@ -370,5 +370,29 @@ func TestIndexNameFitsPostgres(t *testing.T) {
 	}
 	if !identPattern.MatchString(long1) {
 		t.Errorf("long name %q is not a safe identifier", long1)
+	}
+}
+
+func TestGlobFold(t *testing.T) {
+	cases := []struct {
+		term string
+		fold bool
+		glob string
+	}{
+		{"plain ascii", false, "[pP][lL][aA][iI][nN] [aA][sſS][cC][iI][iI]"},
+		{"ärger", true, "[äÄ][rR][gG][eE][rR]"},
+		{"É*?[]", true, "[Éé][*][?][[]]"},
+		{"100%_\\", false, "100%_\\"},
+		{"日本", false, "日本"},
+	}
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%q folds to a literal case-insensitive GLOB", tc.term), func(t *testing.T) {
+			if got := needsUnicodeFold(tc.term); got != tc.fold {
+				t.Errorf("needsUnicodeFold: got %v, want %v", got, tc.fold)
+			}
+			if got := globFold(tc.term); got != tc.glob {
+				t.Errorf("globFold: got %q, want %q", got, tc.glob)
+			}
+		})
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -269,6 +271,64 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
+// textMatch returns the condition matching the quoted column col against
+// term as a case-insensitive substring (or prefix), with every character
+// of term literal, and its argument. SQLite's LIKE folds only ASCII
+// letters, so on SQLite a term with other cased letters ("ärger") becomes
+// a GLOB pattern of case classes ("*[äÄ][rR][gG][eE][rR]*") instead;
+// PostgreSQL's ILIKE folds them itself.
+func (s *Store) textMatch(col, term string, prefix bool) (string, any) {
+	if s.dialect != dialect.PG && needsUnicodeFold(term) {
+		p := globFold(term) + "*"
+		if !prefix {
+			p = "*" + p
+		}
+		return col + " GLOB ?", p
+	}
+	p := likeEscape(term) + "%"
+	if !prefix {
+		p = "%" + p
+	}
+	return col + " " + s.like() + ` ? ESCAPE '\'`, p
+}
+
+// needsUnicodeFold reports whether term has a letter outside ASCII with
+// another case form, which SQLite's LIKE would compare case-sensitively.
+func needsUnicodeFold(term string) bool {
+	for _, r := range term {
+		if r >= utf8.RuneSelf && unicode.SimpleFold(r) != r {
+			return true
+		}
+	}
+	return false
+}
+
+// globFold turns term into a GLOB pattern that matches it literally and
+// without regard to case: each cased letter becomes the class of its case
+// forms and GLOB's special characters *, ? and [ become one-character
+// classes.
+func globFold(term string) string {
+	var b strings.Builder
+	for _, r := range term {
+		switch {
+		case unicode.SimpleFold(r) != r:
+			b.WriteByte('[')
+			b.WriteRune(r)
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				b.WriteRune(f)
+			}
+			b.WriteByte(']')
+		case r == '*' || r == '?' || r == '[':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 func (s *Store) like() string {
 	if s.dialect == dialect.PG {
 		return "ILIKE"
@@ -288,13 +348,13 @@ func (s *Store) where(c *collections.Collection, teamID string, q collections.Li
 	}
 	if q.Search != "" {
 		var ors []string
-		pattern := "%" + likeEscape(q.Search) + "%"
 		for _, a := range c.Attributes() {
 			if a.System || !a.Type.IsTextual() {
 				continue
 			}
-			ors = append(ors, quote(a.Column)+" "+s.like()+` ? ESCAPE '\'`)
-			args = append(args, pattern)
+			cond, arg := s.textMatch(quote(a.Column), q.Search, false)
+			ors = append(ors, cond)
+			args = append(args, arg)
 		}
 		if len(ors) == 0 {
 			parts = append(parts, "1 = 0")
@@ -323,11 +383,8 @@ func (s *Store) condition(cond collections.Condition) (string, []any, error) {
 		}
 		return col + " IS NOT NULL", nil, nil
 	case collections.OpContains, collections.OpStartsWith:
-		p := likeEscape(cond.Value.(string)) + "%"
-		if cond.Op == collections.OpContains {
-			p = "%" + p
-		}
-		return col + " " + s.like() + ` ? ESCAPE '\'`, []any{p}, nil
+		sqlPart, arg := s.textMatch(col, cond.Value.(string), cond.Op == collections.OpStartsWith)
+		return sqlPart, []any{arg}, nil
 	case collections.OpIn, collections.OpNin:
 		vals := cond.Value.([]any)
 		ev := make([]any, len(vals))
