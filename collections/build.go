@@ -358,11 +358,24 @@ func defaultConfig(c *Collection) Config {
 // mergeSettings applies settings over c; a partial defaultPagination,
 // hierarchy or sortable fills only what it names.
 func (c *Config) mergeSettings(o Config) {
-	pag := c.DefaultPagination
+	pag, hier, srt := c.DefaultPagination, c.Hierarchy, c.Sortable
 	// Copy o's maps, slices and pointers first: fillDerived writes into
 	// References, and a registry must share nothing with the settings it
 	// was built from (Go overrides are reused by every rebuild).
 	c.merge(o.clone())
+	if hier != nil && o.Hierarchy != nil {
+		h := *o.Hierarchy // enabled comes from the later settings
+		h.ParentField = or(h.ParentField, hier.ParentField)
+		h.PathField = or(h.PathField, hier.PathField)
+		h.DepthField = or(h.DepthField, hier.DepthField)
+		h.OrderField = or(h.OrderField, hier.OrderField)
+		c.Hierarchy = &h
+	}
+	if srt != nil && o.Sortable != nil {
+		s := *o.Sortable
+		s.OrderField = or(s.OrderField, srt.OrderField)
+		c.Sortable = &s
+	}
 	if pag != nil && o.DefaultPagination != nil {
 		p := *pag
 		if o.DefaultPagination.CurrentPage != 0 {

@@ -213,6 +213,27 @@ func TestConfigPrecedence(t *testing.T) {
 		}
 	})
 
+	t.Run("a partial hierarchy or sortable fills only what it names", func(t *testing.T) {
+		files := map[string]string{
+			"shop/categories.json": categoriesSchema,
+			"kit.config.json": `{"categories": {"hierarchy": {"enabled": true, "parentField": "parentCategoryId", "pathField": "trail"},
+				"sortable": {"enabled": false, "orderField": "position"}}}`,
+		}
+		opts := LoadOptions{Overrides: map[string]Config{"categories": {
+			Hierarchy: &Hierarchy{Enabled: true, PathField: "route"},
+			Sortable:  &Sortable{Enabled: true},
+		}}}
+		reg, _ := mustLoad(t, mapFS(files), opts)
+		cfg := mustGet(t, reg, "shopCategories").Config
+		wantHierarchy := Hierarchy{Enabled: true, ParentField: "parentCategoryId", PathField: "route", DepthField: "depth", OrderField: "order"}
+		if *cfg.Hierarchy != wantHierarchy {
+			t.Errorf("hierarchy: got %+v, want %+v", *cfg.Hierarchy, wantHierarchy)
+		}
+		if wantSortable := (Sortable{Enabled: true, OrderField: "position"}); *cfg.Sortable != wantSortable {
+			t.Errorf("sortable: got %+v, want %+v", *cfg.Sortable, wantSortable)
+		}
+	})
+
 	t.Run("an override naming no collection is an error", func(t *testing.T) {
 		le, _ := loadError(t, shopFS(), LoadOptions{Overrides: map[string]Config{"orders": {}}})
 		requireFinding(t, le.Findings, want{"", "orders", "", SeverityError, `override names no collection "orders"`})

@@ -215,8 +215,8 @@ func parseField(name string, raw json.RawMessage) (Field, []Finding) {
 		case "type":
 			var s string
 			if json.Unmarshal(v, &s) != nil {
-				fail("\"type\" must be a string")
-				continue
+				// checkField reports it as an unknown type, once.
+				s = string(v)
 			}
 			f.Type = FieldType(s)
 		case "refTarget":

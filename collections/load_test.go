@@ -398,7 +398,7 @@ func TestLoadReportsSchemaErrors(t *testing.T) {
 	tests := []schemaCase{
 		{"an unknown type is an error", "products.json", `{"title": {"type": "varchar"}}`, "title", `unknown type "varchar"`},
 		{"a missing type is an error", "products.json", `{"title": {"meta": {}}}`, "title", `missing "type"`},
-		{"a type that is not a string is an error", "products.json", `{"title": {"type": 5}}`, "title", `"type" must be a string`},
+		{"a type that is not a string is an error", "products.json", `{"title": {"type": 5}}`, "title", `unknown type "5"`},
 		{"a field entry that is not an object is an error", "products.json", `{"title": "string"}`, "title", "must be an object"},
 		{"an unknown key in a field entry is an error", "products.json", `{"title": {"type": "string", "nullable": true}}`, "title", `unknown key "nullable"`},
 		{"an unknown key in meta is an error", "products.json", `{"title": {"type": "string", "meta": {"maxLength": 5}}}`, "title", `unknown key "meta.maxLength"`},
@@ -637,9 +637,13 @@ func TestBuildReportsDefinitionErrors(t *testing.T) {
 }
 
 func TestLoadReportsEachProblemOnce(t *testing.T) {
-	le, _ := loadError(t, mapFS(map[string]string{"products.json": `{"title": {"meta": {}}}`}), LoadOptions{})
-	if len(le.Findings) != 1 {
-		t.Errorf("got %d findings, want 1:\n  %s", len(le.Findings), joinFindings(le.Findings))
+	for _, schema := range []string{`{"title": {"meta": {}}}`, `{"title": {"type": null}}`, `{"title": {"type": ["string"]}}`} {
+		t.Run(schema+" gives one finding", func(t *testing.T) {
+			le, _ := loadError(t, mapFS(map[string]string{"products.json": schema}), LoadOptions{})
+			if len(le.Findings) != 1 {
+				t.Errorf("got %d findings, want 1:\n  %s", len(le.Findings), joinFindings(le.Findings))
+			}
+		})
 	}
 }
 
@@ -676,4 +680,47 @@ func TestParseSchemaKeepsWhatItCanRead(t *testing.T) {
 		t.Errorf("fields: got %q, want %q", got, wantFields)
 	}
 	requireFinding(t, findings, want{"shop/products.json", "products", "title", SeverityError, `unknown key "bogus"`})
+}
+
+func TestExternalCollections(t *testing.T) {
+	users := Definition{Name: "users", External: true}
+
+	t.Run("an external collection is keyed by its name in the external layer", func(t *testing.T) {
+		reg, _, err := Build([]Definition{users}, LoadOptions{})
+		if err != nil {
+			t.Fatalf("Build: got %v, want nil", err)
+		}
+		c := mustGet(t, reg, "users")
+		if !c.External || c.Layer != ExternalLayer || c.Table != "" || c.Config.APIPath != "users" || c.Config.Layer != ExternalLayer || c.UseMetadata() {
+			t.Errorf("got external %v, layer %q, table %q, apiPath %q, config layer %q, useMetadata %v, want true, external, \"\", users, external, false",
+				c.External, c.Layer, c.Table, c.Config.APIPath, c.Config.Layer, c.UseMetadata())
+		}
+	})
+
+	t.Run("a schema file may refTarget an external collection", func(t *testing.T) {
+		fsys := mapFS(map[string]string{"blog/blogPosts.json": `{"authorId": {"type": "string", "refTarget": "users"}}`})
+		reg, _ := mustLoad(t, fsys, LoadOptions{}, users)
+		if got := mustGet(t, reg, "blogBlogPosts").Config.References["authorId"]; got != "users" {
+			t.Errorf("references.authorId: got %q, want users", got)
+		}
+	})
+
+	tests := []struct {
+		name string
+		def  Definition
+		want want
+	}{
+		{"an external collection with fields is an error",
+			Definition{Name: "users", External: true, Fields: []Field{{Name: "title", Type: TypeString}}},
+			want{"", "users", "", SeverityError, "an external collection has no fields of its own"}},
+		{"an external collection with an invalid name is an error",
+			Definition{Name: "my users", External: true},
+			want{"", "my users", "", SeverityError, "must be a camelCase identifier"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			reg, _, err := Build([]Definition{tc.def}, LoadOptions{})
+			requireFinding(t, asLoadError(t, reg, err).Findings, tc.want)
+		})
+	}
 }
