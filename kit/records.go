@@ -167,6 +167,12 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 	for k, v := range vals {
 		rec[k] = v
 	}
+	// The same shape as Get: every attribute, null when unset.
+	for _, at := range c.Attributes() {
+		if _, ok := rec[at.Name]; !ok {
+			rec[at.Name] = nil
+		}
+	}
 	m := r.k.newMutation(ctx, OpCreate, c.Key, a, started)
 	err = r.k.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.checkWrite(ctx, tx, c, a.TeamID, "", vals); err != nil {
@@ -188,7 +194,8 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 // Update applies a partial update to record id and returns the stored
 // record. A member may update only records they own; otherwise, and for
 // records of other teams, the answer is ErrNotFound and nothing is
-// written. An update that changes nothing writes nothing and fires no hook.
+// written. An update that changes nothing (an empty body, or only values
+// equal to the stored ones) writes nothing and fires no hook.
 func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
 	started := time.Now()
 	c, err := r.k.collection(r.key)
@@ -212,6 +219,7 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 		if !a.canWrite(before) {
 			return ErrNotFound
 		}
+		changes = dropUnchanged(before, changes)
 		if len(changes) == 0 {
 			result = before
 			return nil
@@ -318,6 +326,22 @@ func (k *Kit) checkWrite(ctx context.Context, tx bun.Tx, c *collections.Collecti
 		return verr
 	}
 	return nil
+}
+
+// dropUnchanged removes from changes the fields whose value equals the
+// stored one (compared as JSON), so an update that sets what is already
+// there writes nothing and fires no hook.
+func dropUnchanged(before, changes Record) Record {
+	out := make(Record, len(changes))
+	for k, v := range changes {
+		old, err1 := json.Marshal(before[k])
+		nv, err2 := json.Marshal(v)
+		if err1 == nil && err2 == nil && string(old) == string(nv) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 func copyRecord(r Record) Record {
