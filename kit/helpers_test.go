@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -111,12 +113,24 @@ func memPath(t testing.TB) string {
 // readable.
 func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
-// newKit opens a Kit on a fresh in-memory database with defs and closes it
-// when t ends.
+// newKit opens a Kit on a fresh in-memory SQLite database with defs and
+// closes it when t ends. Suites that must hold on every engine use
+// newKitOn inside testdb.Each instead.
 func newKit(t testing.TB, defs ...collections.Definition) *kit.Kit {
 	t.Helper()
 	return newKitConfig(t, kit.Config{SQLitePath: memPath(t), Definitions: defs})
 }
+
+// newKitOn opens a Kit with defs on a database of engine e private to t
+// (testdb.Open: an in-memory SQLite database or a fresh PostgreSQL schema,
+// dropped when t ends) and closes the Kit when t ends.
+func newKitOn(t testing.TB, e testdb.Engine, defs ...collections.Definition) *kit.Kit {
+	t.Helper()
+	return newKitConfig(t, kit.Config{DB: testdb.Open(t, e), Definitions: defs})
+}
+
+// isPostgres reports whether k runs on PostgreSQL.
+func isPostgres(k *kit.Kit) bool { return k.DB().Dialect().Name() == dialect.PG }
 
 // newKitConfig opens a Kit with cfg (a quiet logger unless cfg has one)
 // and closes it when t ends.

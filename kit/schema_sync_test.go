@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -41,39 +44,71 @@ func withField(def collections.Definition, f collections.Field) collections.Defi
 	return def
 }
 
-// openFile opens a Kit on the SQLite file path; the caller closes it.
-func openFile(path string, allowDestructive bool, defs ...collections.Definition) (*kit.Kit, error) {
-	return kit.New(kit.Config{SQLitePath: path, Definitions: defs, AllowDestructiveSchemaChanges: allowDestructive, Logger: quietLogger()})
+// openOn opens a Kit on db; the caller closes it (the Kit never closes a
+// DB it was given: testdb does).
+func openOn(db *bun.DB, allowDestructive bool, defs ...collections.Definition) (*kit.Kit, error) {
+	return kit.New(kit.Config{DB: db, Definitions: defs, AllowDestructiveSchemaChanges: allowDestructive, Logger: quietLogger()})
 }
 
-// mustOpenFile opens a Kit on path and closes it when t ends.
-func mustOpenFile(t *testing.T, path string, defs ...collections.Definition) *kit.Kit {
+// mustOpenOn opens a Kit on db and closes it when t ends.
+func mustOpenOn(t *testing.T, db *bun.DB, defs ...collections.Definition) *kit.Kit {
 	t.Helper()
-	k, err := openFile(path, false, defs...)
+	k, err := openOn(db, false, defs...)
 	if err != nil {
-		t.Fatalf("kit.New on %s: %v", path, err)
+		t.Fatalf("kit.New: %v", err)
 	}
 	t.Cleanup(func() { k.Close() })
 	return k
 }
 
-// columns lists the columns of table.
-func columns(t *testing.T, k *kit.Kit, table string) []string {
+// columnInfo lists the columns of table in order with their SQL types, as
+// the engine's catalog reports them (PostgreSQL: information_schema of the
+// current schema, numeric with its precision and scale; SQLite:
+// pragma_table_info).
+func columnInfo(t *testing.T, k *kit.Kit, table string) (names, types []string) {
 	t.Helper()
-	var cols []string
-	rows, err := k.DB().QueryContext(context.Background(), "SELECT name FROM pragma_table_info(?)", table)
+	q := "SELECT name, type FROM pragma_table_info(?)"
+	if isPostgres(k) {
+		q = `SELECT column_name, CASE WHEN data_type = 'numeric' THEN 'numeric(' || numeric_precision || ',' || numeric_scale || ')' ELSE data_type END
+			FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`
+	}
+	rows, err := k.DB().QueryContext(context.Background(), q, table)
 	if err != nil {
-		t.Fatalf("table_info %s: %v", table, err)
+		t.Fatalf("columns of %s: %v", table, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
+		var n, typ string
+		if err := rows.Scan(&n, &typ); err != nil {
 			t.Fatal(err)
 		}
-		cols = append(cols, c)
+		names, types = append(names, n), append(types, typ)
 	}
-	return cols
+	if err := rows.Err(); err != nil {
+		t.Fatalf("columns of %s: %v", table, err)
+	}
+	return names, types
+}
+
+// columns lists the columns of table in order.
+func columns(t *testing.T, k *kit.Kit, table string) []string {
+	t.Helper()
+	names, _ := columnInfo(t, k, table)
+	return names
+}
+
+// indexesOn counts the indexes of table whose name contains part.
+func indexesOn(t *testing.T, k *kit.Kit, table, part string) int {
+	t.Helper()
+	q := `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND instr(name, ?) > 0`
+	if isPostgres(k) {
+		q = `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? AND strpos(indexname, ?) > 0`
+	}
+	var n int
+	if err := k.DB().QueryRowContext(context.Background(), q, table, part).Scan(&n); err != nil {
+		t.Fatalf("indexes of %s: %v", table, err)
+	}
+	return n
 }
 
 // wantDrift checks that err is a schema drift naming collection, field
@@ -100,14 +135,19 @@ func wantDrift(t *testing.T, err error, want kit.DriftError) {
 	}
 }
 
-// TestSchemaSync checks declarative schema sync on a file database that
-// is reopened with changed definitions.
+// TestSchemaSync checks declarative schema sync on a database that is
+// reopened (a new pool on the same database, as a restarted process would
+// open it) with changed definitions, on every engine.
 func TestSchemaSync(t *testing.T) {
+	testdb.Each(t, testSchemaSync)
+}
+
+func testSchemaSync(t *testing.T, e testdb.Engine) {
 	ctx := t.Context()
 
-	t.Run("opening the same file twice with the same definitions is idempotent", func(t *testing.T) {
-		path := tempDBPath(t)
-		k1, err := openFile(path, false, categoriesDef(), syncProducts())
+	t.Run("reopening the database with the same definitions is idempotent", func(t *testing.T) {
+		open := testdb.Shared(t, e)
+		k1, err := openOn(open(), false, categoriesDef(), syncProducts())
 		if err != nil {
 			t.Fatalf("first New: %v", err)
 		}
@@ -122,7 +162,7 @@ func TestSchemaSync(t *testing.T) {
 		}
 
 		for i := range 2 {
-			k2, err := openFile(path, false, categoriesDef(), syncProducts())
+			k2, err := openOn(open(), false, categoriesDef(), syncProducts())
 			if err != nil {
 				t.Fatalf("New #%d: %v", i+2, err)
 			}
@@ -147,9 +187,37 @@ func TestSchemaSync(t *testing.T) {
 		}
 	})
 
+	t.Run("every field type gets the engine's column type", func(t *testing.T) {
+		k := newKitOn(t, e, specimensDef())
+		names, types := columnInfo(t, k, specimensTable)
+		got := map[string]string{}
+		for i, n := range names {
+			got[n] = types[i]
+		}
+		// The engines store differently on purpose: PostgreSQL has native
+		// types; SQLite keeps decimals, dates and JSON as canonical text.
+		want := map[string]string{
+			"label": "TEXT", "notes": "TEXT", "weight": "REAL", "price": "TEXT", "is_fragile": "INTEGER",
+			"collected_at": "TEXT", "attributes": "TEXT", "measurements": "TEXT", "tags": "TEXT",
+			"photo": "TEXT", "report": "TEXT", "created_at": "TEXT", "updated_at": "TEXT",
+		}
+		if e == testdb.EnginePostgres {
+			want = map[string]string{
+				"label": "text", "notes": "text", "weight": "double precision", "price": "numeric(12,2)", "is_fragile": "boolean",
+				"collected_at": "timestamp with time zone", "attributes": "jsonb", "measurements": "jsonb", "tags": "jsonb",
+				"photo": "text", "report": "text", "created_at": "timestamp with time zone", "updated_at": "timestamp with time zone",
+			}
+		}
+		for col, w := range want {
+			if got[col] != w {
+				t.Errorf("column %s: got type %q, want %q", col, got[col], w)
+			}
+		}
+	})
+
 	t.Run("a new field is added to a populated table", func(t *testing.T) {
-		path := tempDBPath(t)
-		k1, err := openFile(path, false, categoriesDef(), syncProducts())
+		open := testdb.Shared(t, e)
+		k1, err := openOn(open(), false, categoriesDef(), syncProducts())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -166,7 +234,7 @@ func TestSchemaSync(t *testing.T) {
 			collections.Field{Name: "code", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
 			collections.Field{Name: "categoryId", Type: collections.TypeString, RefTarget: "categories"},
 		)
-		k2 := mustOpenFile(t, path, categoriesDef(), v2)
+		k2 := mustOpenOn(t, open(), categoriesDef(), v2)
 		for _, c := range []string{"color_name", "stock_count", "released_at", "specs", "code", "category_id"} {
 			if !slices.Contains(columns(t, k2, productsTable), c) {
 				t.Errorf("columns: %v lack %s", columns(t, k2, productsTable), c)
@@ -205,9 +273,8 @@ func TestSchemaSync(t *testing.T) {
 		if err := k2.Records(categoriesKey).Delete(ctx, aliceA, cat["id"].(string)); kit.StatusOf(err) != 400 {
 			t.Errorf("delete referenced through an added column: got %v, want a 400 constraint error", err)
 		}
-		var n int
-		if err := k2.DB().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE '%color_name%'`, productsTable).Scan(&n); err != nil || n != 1 {
-			t.Errorf("index on the added indexed field: got %d (%v), want 1", n, err)
+		if n := indexesOn(t, k2, productsTable, "color_name"); n != 1 {
+			t.Errorf("indexes on the added indexed field: got %d, want 1", n)
 		}
 	})
 
@@ -227,22 +294,26 @@ func TestSchemaSync(t *testing.T) {
 	}
 	for _, tc := range driftCases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := tempDBPath(t)
-			k1, err := openFile(path, false, categoriesDef(), syncProducts())
+			open := testdb.Shared(t, e)
+			k1, err := openOn(open(), false, categoriesDef(), syncProducts())
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec := mustCreate(t, k1, productsKey, aliceA, map[string]any{"title": "before", "salePrice": "9.99"})
+			cols1, types1 := columnInfo(t, k1, productsTable)
 			k1.Close()
 
-			k2, err := openFile(path, false, categoriesDef(), tc.changed)
+			k2, err := openOn(open(), false, categoriesDef(), tc.changed)
 			if err == nil {
 				k2.Close()
 			}
 			wantDrift(t, err, tc.want)
 
 			// Nothing changed: the old definition still opens with its data.
-			k3 := mustOpenFile(t, path, categoriesDef(), syncProducts())
+			k3 := mustOpenOn(t, open(), categoriesDef(), syncProducts())
+			if cols3, types3 := columnInfo(t, k3, productsTable); !slices.Equal(cols3, cols1) || !slices.Equal(types3, types1) {
+				t.Errorf("columns after a refused sync: got %v %v, want %v %v", cols3, types3, cols1, types1)
+			}
 			got := mustGet(t, k3, productsKey, aliceA, rec["id"].(string))
 			if got["title"] != "before" || got["salePrice"] != "9.99" {
 				t.Errorf("record after a refused sync: got %v", got)
@@ -307,8 +378,8 @@ func TestSchemaSync(t *testing.T) {
 	}
 	for _, tc := range destructive {
 		t.Run(tc.name, func(t *testing.T) {
-			path := tempDBPath(t)
-			k1, err := openFile(path, false, categoriesDef(), tc.initial)
+			open := testdb.Shared(t, e)
+			k1, err := openOn(open(), false, categoriesDef(), tc.initial)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +393,7 @@ func TestSchemaSync(t *testing.T) {
 			rec := mustCreate(t, k1, productsKey, aliceA, body)
 			k1.Close()
 
-			k2, err := openFile(path, true, categoriesDef(), tc.changed)
+			k2, err := openOn(open(), true, categoriesDef(), tc.changed)
 			if err != nil {
 				t.Fatalf("kit.New with AllowDestructiveSchemaChanges: %v", err)
 			}
@@ -330,7 +401,7 @@ func TestSchemaSync(t *testing.T) {
 			k2.Close()
 
 			// The result is stable: reopening without the option works.
-			k3 := mustOpenFile(t, path, categoriesDef(), tc.changed)
+			k3 := mustOpenOn(t, open(), categoriesDef(), tc.changed)
 			mustGet(t, k3, productsKey, aliceA, rec["id"].(string))
 		})
 	}
@@ -340,7 +411,7 @@ func TestSchemaSync(t *testing.T) {
 		def := collections.Definition{Name: "notes", Layer: "desk", Fields: []collections.Field{
 			{Name: "body", Type: collections.TypeText},
 		}, Config: &collections.Config{UseMetadata: &off}}
-		k := newKit(t, def)
+		k := newKitOn(t, e, def)
 		cols := columns(t, k, "desk_notes")
 		if want := []string{"id", "team_id", "owner", "body"}; !slices.Equal(cols, want) {
 			t.Errorf("columns: got %v, want %v", cols, want)
@@ -376,7 +447,7 @@ func TestSchemaSync(t *testing.T) {
 	})
 
 	t.Run("Register adds a collection to a running kit", func(t *testing.T) {
-		k := newKit(t, categoriesDef())
+		k := newKitOn(t, e, categoriesDef())
 		if _, err := k.Records(productsKey).List(ctx, aliceA, nil); !errors.Is(err, kit.ErrUnknownCollection) {
 			t.Fatalf("List before Register: got %v, want ErrUnknownCollection", err)
 		}

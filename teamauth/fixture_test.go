@@ -8,7 +8,9 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
-// fixture is a store on a private SQLite database with one team, "acme",
+// fixture is a store on a database of one engine, private to the test
+// (testdb.Open: in-memory SQLite or a fresh PostgreSQL schema), with one
+// team, "acme",
 // and a cast of users, each with a token:
 //
 //	owner, admin, member  members of acme with that role
@@ -25,9 +27,10 @@ type fixture struct {
 	tokens map[string]string
 }
 
-func newStore(t *testing.T) (*bun.DB, *Store) {
+// newStore opens a store with its tables on a private database of engine e.
+func newStore(t *testing.T, e testdb.Engine) (*bun.DB, *Store) {
 	t.Helper()
-	db := testdb.SQLite(t)
+	db := testdb.Open(t, e)
 	s := NewStore(db)
 	if err := s.CreateTables(t.Context()); err != nil {
 		t.Fatalf("CreateTables: %v", err)
@@ -35,10 +38,10 @@ func newStore(t *testing.T) (*bun.DB, *Store) {
 	return db, s
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T, e testdb.Engine) *fixture {
 	t.Helper()
 	ctx := t.Context()
-	db, s := newStore(t)
+	db, s := newStore(t, e)
 	f := &fixture{db: db, store: s, users: map[string]*User{}, tokens: map[string]string{}}
 	var err error
 	if f.team, err = s.CreateTeam(ctx, Team{Name: "Acme", Slug: "acme"}); err != nil {
