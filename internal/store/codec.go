@@ -46,6 +46,11 @@ func columnType(d dialect.Name, a *collections.Attribute) string {
 		}
 		return "TEXT"
 	}
+	if pg {
+		// Bytewise (code point) order and comparison, as on SQLite,
+		// whatever the database's locale; indexes follow.
+		return `TEXT COLLATE "C"`
+	}
 	return "TEXT"
 }
 

@@ -252,7 +252,7 @@ func (s *Store) orderBy(keys []collections.SortKey) string {
 		} else {
 			p += " ASC"
 		}
-		if !k.Attr.System {
+		if !k.Attr.System || k.Attr.Managed != "" {
 			// The same NULL placement on every engine: nulls are smallest.
 			if k.Desc {
 				p += " NULLS LAST"
@@ -273,11 +273,19 @@ func likeEscape(s string) string {
 
 // textMatch returns the condition matching the quoted column col against
 // term as a case-insensitive substring (or prefix), with every character
-// of term literal, and its argument. SQLite's LIKE folds only ASCII
-// letters, so on SQLite a term with other cased letters ("ärger") becomes
-// a GLOB pattern of case classes ("*[äÄ][rR][gG][eE][rR]*") instead;
-// PostgreSQL's ILIKE folds them itself.
+// of term literal, and its argument. LIKE (SQLite) and ILIKE on a
+// COLLATE "C" column (PostgreSQL) fold only ASCII letters, so a term with
+// other cased letters ("ärger") becomes a pattern of case classes instead:
+// GLOB "*[äÄ][rR][gG][eE][rR]*" on SQLite, a regular expression on
+// PostgreSQL. Either way the result does not depend on the server's locale.
 func (s *Store) textMatch(col, term string, prefix bool) (string, any) {
+	if s.dialect == dialect.PG && needsUnicodeFold(term) {
+		p := regexFold(term)
+		if prefix {
+			p = "^" + p
+		}
+		return col + " ~ ?", p
+	}
 	if s.dialect != dialect.PG && needsUnicodeFold(term) {
 		p := globFold(term) + "*"
 		if !prefix {
@@ -301,6 +309,30 @@ func needsUnicodeFold(term string) bool {
 		}
 	}
 	return false
+}
+
+// regexFold turns term into a PostgreSQL regular expression that matches
+// it literally and without regard to case: cased letters become classes of
+// their case forms, and every other non-alphanumeric character is escaped.
+func regexFold(term string) string {
+	var b strings.Builder
+	for _, r := range term {
+		switch {
+		case unicode.SimpleFold(r) != r:
+			b.WriteByte('[')
+			b.WriteRune(r)
+			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+				b.WriteRune(f)
+			}
+			b.WriteByte(']')
+		case r < utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // globFold turns term into a GLOB pattern that matches it literally and
