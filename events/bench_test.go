@@ -1,0 +1,83 @@
+package events_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// BenchmarkCreate measures create throughput on an SQLite file (WAL) with
+// the add-on off (not installed, or Disabled: no listener either way) and
+// on, through the Go record API and over HTTP, in one run:
+//
+//	go test ./events/ -run '^$' -bench Create -benchtime 3s
+func BenchmarkCreate(b *testing.B) {
+	for _, api := range []string{"go", "http"} {
+		for _, tc := range []struct {
+			name    string
+			install bool
+			cfg     events.Config
+		}{
+			{"off", false, events.Config{}},
+			{"disabled", true, events.Config{Disabled: true}},
+			{"on", true, events.Config{}},
+			{"on throw", true, events.Config{ErrorHandling: events.ErrorHandling{Mode: events.ModeThrow}}},
+		} {
+			b.Run(api+"/"+tc.name, func(b *testing.B) {
+				k, err := kit.New(kit.Config{SQLitePath: filepath.Join(b.TempDir(), "bench.db"), Definitions: shopDefinitions()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer k.Close()
+				if tc.install {
+					if _, err := events.Install(k, tc.cfg); err != nil {
+						b.Fatal(err)
+					}
+				}
+				ctx := context.Background()
+				team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+				user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Bench"})
+				k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner)
+				actor := kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
+				uctx := teamauth.WithUser(ctx, user)
+				data := map[string]any{"title": "Claw hammer", "price": "24.90", "stock": 12, "isActive": true,
+					"dimensions": map[string]any{"w": 30, "h": 12}}
+				const body = `{"title":"Claw hammer","price":"24.90","stock":12,"isActive":true,"dimensions":{"w":30,"h":12}}`
+				var srv *httptest.Server
+				var token string
+				if api == "http" {
+					srv = httptest.NewServer(k.Handler())
+					defer srv.Close()
+					token, _, _ = k.Accounts().CreateToken(ctx, user.ID, "bench")
+				}
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if api == "go" {
+						if _, err := k.Records("shopProducts").Create(uctx, actor, data); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					req, _ := http.NewRequest("POST", srv.URL+"/api/teams/acme/shop-products", strings.NewReader(body))
+					req.Header.Set("Authorization", "Bearer "+token)
+					req.Header.Set("Content-Type", "application/json")
+					res, err := http.DefaultClient.Do(req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					res.Body.Close()
+					if res.StatusCode != 201 {
+						b.Fatalf("status %d", res.StatusCode)
+					}
+				}
+			})
+		}
+	}
+}

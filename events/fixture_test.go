@@ -1,0 +1,358 @@
+package events_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// world is a kit with the events add-on, two teams, their members and
+// some records, served over real HTTP through httptest.
+type world struct {
+	k      *kit.Kit
+	tr     *events.Tracker
+	srv    *httptest.Server
+	tokens map[string]string // caller name -> bearer token
+	ids    map[string]string // placeholder -> id
+	actors map[string]kit.Actor
+	logs   *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func shopDefinitions() []collections.Definition {
+	return []collections.Definition{
+		{Name: "categories", Layer: "shop", Fields: []collections.Field{
+			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
+		}},
+		{Name: "products", Layer: "shop", Fields: []collections.Field{
+			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
+			{Name: "sku", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
+			{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
+			{Name: "stock", Type: collections.TypeNumber},
+			{Name: "isActive", Type: collections.TypeBoolean},
+			{Name: "dimensions", Type: collections.TypeJSON},
+			{Name: "categoryId", Type: collections.TypeString, RefTarget: "categories"},
+		}},
+		{Name: "notes", Layer: "app", Fields: []collections.Field{
+			{Name: "body", Type: collections.TypeText},
+		}},
+	}
+}
+
+// newWorld installs the add-on with cfg and seeds:
+//
+//	acme:   alice (owner), mia (member), max (member)
+//	globex: gina (owner)
+//	root:   global admin, member of nothing
+//
+// mia owns {miaProduct} (sku MIA-1, price 9.99, dimensions {"w":1,"h":2})
+// and {acmeCategory}; gina owns {ginaProduct}. The seed is written before
+// Install, so the event table starts empty.
+func newWorld(t testing.TB, cfg events.Config, mutate ...func(*kit.Config)) *world {
+	t.Helper()
+	logs := &syncBuffer{}
+	kcfg := kit.Config{
+		SQLitePath:  ":memory:events_" + strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()),
+		Definitions: shopDefinitions(),
+		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
+	}
+	for _, m := range mutate {
+		m(&kcfg)
+	}
+	k, err := kit.New(kcfg)
+	if err != nil {
+		t.Fatalf("kit.New: %v", err)
+	}
+	t.Cleanup(func() { k.Close() })
+	w := &world{k: k, tokens: map[string]string{}, ids: map[string]string{}, actors: map[string]kit.Actor{}, logs: logs}
+	ctx := context.Background()
+	acc := k.Accounts()
+	acme, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	globex, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Globex", Slug: "globex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ids["acme"], w.ids["globex"] = acme.ID, globex.ID
+	for _, u := range []struct {
+		name, team string
+		role       teamauth.Role
+		global     string
+	}{
+		{"alice", acme.ID, teamauth.RoleOwner, ""},
+		{"mia", acme.ID, teamauth.RoleMember, ""},
+		{"max", acme.ID, teamauth.RoleMember, ""},
+		{"gina", globex.ID, teamauth.RoleOwner, ""},
+		{"root", "", "", teamauth.UserRoleAdmin},
+	} {
+		user, err := acc.CreateUser(ctx, teamauth.User{Name: strings.ToUpper(u.name[:1]) + u.name[1:], Role: u.global, Image: "https://img.test/" + u.name + ".png"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.ids[u.name] = user.ID
+		if u.team != "" {
+			if _, err := acc.AddMember(ctx, u.team, user.ID, u.role); err != nil {
+				t.Fatal(err)
+			}
+			w.actors[u.name] = kit.Actor{UserID: user.ID, TeamID: u.team, Role: u.role}
+		}
+		tok, _, err := acc.CreateToken(ctx, user.ID, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.tokens[u.name] = tok
+	}
+	cat, err := k.Records("shopCategories").Create(ctx, w.actors["mia"], map[string]any{"title": "Tools"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.ids["acmeCategory"] = cat["id"].(string)
+	for _, s := range []struct{ owner, sku string }{{"mia", "MIA-1"}, {"gina", "GINA-1"}} {
+		rec, err := k.Records("shopProducts").Create(ctx, w.actors[s.owner], map[string]any{
+			"title": s.owner + "'s product", "sku": s.sku, "price": "9.99", "dimensions": map[string]any{"w": 1, "h": 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.ids[s.owner+"Product"] = rec["id"].(string)
+	}
+	if w.tr, err = events.Install(k, cfg); err != nil {
+		t.Fatalf("events.Install: %v", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/", k.Handler())
+	w.srv = httptest.NewServer(mux)
+	t.Cleanup(w.srv.Close)
+	return w
+}
+
+// expand replaces {placeholders} with seeded ids.
+func (w *world) expand(s string) string {
+	for k, v := range w.ids {
+		s = strings.ReplaceAll(s, "{"+k+"}", v)
+	}
+	return s
+}
+
+type response struct {
+	status int
+	header http.Header
+	body   string
+}
+
+// do sends one request as caller (a seeded user's name, "" for anonymous)
+// with a JSON body when body is set; header holds name, value pairs.
+func (w *world) do(t testing.TB, method, path, caller, body string, header ...string) response {
+	t.Helper()
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(w.expand(body))
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, w.srv.URL+w.expand(path), rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if caller != "" {
+		tok, ok := w.tokens[caller]
+		if !ok {
+			t.Fatalf("no caller %q", caller)
+		}
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], w.expand(header[i+1]))
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: string(b)}
+}
+
+// storedEvent is a kit_events row as the table holds it, read with plain
+// SQL so that assertions do not depend on the add-on's own reading code.
+type storedEvent struct {
+	ID, TeamID, Operation, CollectionName, ItemID, UserID, UserName string
+	Changes                                                         []events.Change
+	Metadata                                                        map[string]any
+	rawChanges, rawMetadata                                         string
+}
+
+// stored returns every event in the table, oldest first.
+func (w *world) stored(t testing.TB) []storedEvent {
+	t.Helper()
+	rows, err := w.k.DB().QueryContext(context.Background(),
+		`SELECT id, team_id, operation, collection_name, item_id, user_id, user_name, changes, metadata FROM kit_events ORDER BY "timestamp", id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []storedEvent
+	for rows.Next() {
+		var e storedEvent
+		if err := rows.Scan(&e.ID, &e.TeamID, &e.Operation, &e.CollectionName, &e.ItemID, &e.UserID, &e.UserName, &e.rawChanges, &e.rawMetadata); err != nil {
+			t.Fatal(err)
+		}
+		// The table stores changes as [fieldName, oldValue, newValue]
+		// triples.
+		var triples [][3]*string
+		if err := json.Unmarshal([]byte(e.rawChanges), &triples); err != nil {
+			t.Fatalf("changes %q: %v", e.rawChanges, err)
+		}
+		e.Changes = []events.Change{}
+		for _, tr := range triples {
+			e.Changes = append(e.Changes, events.Change{FieldName: *tr[0], OldValue: tr[1], NewValue: tr[2]})
+		}
+		if err := json.Unmarshal([]byte(e.rawMetadata), &e.Metadata); err != nil {
+			t.Fatalf("metadata %q: %v", e.rawMetadata, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// count returns the number of rows of table.
+func (w *world) count(t testing.TB, table string) int {
+	t.Helper()
+	var n int
+	if err := w.k.DB().QueryRowContext(context.Background(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// snapshot fingerprints every row of every record table, so that a test
+// can tell that a request left them exactly as they were.
+func (w *world) snapshot(t testing.TB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, table := range []string{"shop_categories", "shop_products", "app_notes"} {
+		rows, err := w.k.DB().QueryContext(context.Background(), "SELECT * FROM "+table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(vals)
+			sum := sha256.Sum256(b)
+			out[table+"/"+fmt.Sprint(vals[0])] = hex.EncodeToString(sum[:])
+		}
+		rows.Close()
+	}
+	return out
+}
+
+// breakTracking makes every insert into kit_events fail for real, with a
+// trigger that aborts the statement (RAISE(ABORT)); the returned func
+// repairs it. With how "rollback" the trigger rolls back the whole
+// transaction instead, as a failed statement does on PostgreSQL when no
+// savepoint isolates it.
+func (w *world) breakTracking(t testing.TB, how string) func() {
+	t.Helper()
+	action := "ABORT"
+	if how == "rollback" {
+		action = "ROLLBACK"
+	}
+	ctx := context.Background()
+	if _, err := w.k.DB().ExecContext(ctx, `CREATE TRIGGER kit_events_broken BEFORE INSERT ON kit_events
+		BEGIN SELECT RAISE(`+action+`, 'kit_events is broken by the test'); END`); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		if _, err := w.k.DB().ExecContext(ctx, `DROP TRIGGER kit_events_broken`); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// backdate sets the timestamp of event id.
+func (w *world) backdate(t testing.TB, id string, ts time.Time) {
+	t.Helper()
+	_, err := w.k.DB().NewUpdate().Table("kit_events").Set("? = ?", bun.Ident("timestamp"), ts.UTC()).
+		Where("id = ?", id).Exec(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// str returns a pointer to s, for expected change values.
+func str(s string) *string { return &s }
+
+// changesJSON renders changes for comparison and messages.
+func changesJSON(cs []events.Change) string {
+	if cs == nil {
+		cs = []events.Change{}
+	}
+	b, _ := json.Marshal(cs)
+	return string(b)
+}
+
+// keys returns the sorted keys of m.
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func decodeJSON(t testing.TB, body string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(body), v); err != nil {
+		t.Fatalf("decode %q: %v", body, err)
+	}
+}

@@ -1,0 +1,115 @@
+package events
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun/migrate"
+
+	"github.com/collectionkit/kit/kit"
+)
+
+// Tracker is the installed add-on of one Kit: it tracks the Kit's
+// mutations, serves the event endpoints, and cleans up old events. Its
+// methods are safe for concurrent use. Two Kits in one process each have
+// their own Tracker and share nothing.
+type Tracker struct {
+	k      *kit.Kit
+	cfg    Config
+	logger *slog.Logger
+
+	mu     sync.Mutex
+	health Health
+}
+
+// Install adds event tracking to k, once per Kit:
+//
+//   - it creates the kit_events table and its indexes through bun/migrate
+//     (migration 20261121000200_kit_events, recorded in kit_migrations),
+//     waiting while another instance holds the migration lock;
+//   - unless cfg.Disabled, it registers a mutation listener that writes
+//     each create, update and delete's events inside the mutation's own
+//     transaction ([kit.Kit.OnMutationTx]), so a change and its events
+//     commit or roll back together;
+//   - it adds the routes GET /teams/{team}/kit-events, POST
+//     /teams/{team}/kit-collection-events and GET /kit-events/health under
+//     k's prefix.
+//
+// Retention does not start by itself: call [Tracker.StartRetention]. A
+// Config with an unknown error mode, or a second Install on the same Kit,
+// is an error.
+func Install(k *kit.Kit, cfg Config) (*Tracker, error) {
+	if k == nil {
+		return nil, fmt.Errorf("events: Install: nil Kit")
+	}
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	t := &Tracker{k: k, cfg: cfg, logger: k.Logger()}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := t.migrate(ctx); err != nil {
+		return nil, err
+	}
+	if err := t.addRoutes(); err != nil {
+		return nil, err
+	}
+	if !cfg.Disabled {
+		k.OnMutationTx(t.onMutation)
+	}
+	return t, nil
+}
+
+// Config returns the configuration the Tracker runs with.
+func (t *Tracker) Config() Config { return t.cfg }
+
+// migrate runs the add-on's migration with kit's migration tables, retrying
+// while another instance holds the lock.
+func (t *Tracker) migrate(ctx context.Context) error {
+	ms := migrate.NewMigrations()
+	registerMigrations(ms)
+	m := migrate.NewMigrator(t.k.DB(), ms, migrate.WithTableName("kit_migrations"),
+		migrate.WithLocksTableName("kit_migration_locks"), migrate.WithMarkAppliedOnSuccess(true))
+	for attempt := 0; ; attempt++ {
+		err := m.Init(ctx)
+		if err == nil {
+			err = m.Lock(ctx)
+		}
+		if err == nil {
+			_, err = m.Migrate(ctx)
+			if uerr := m.Unlock(ctx); err == nil && uerr != nil {
+				err = uerr
+			}
+			if err != nil {
+				return fmt.Errorf("events: migrate kit_events: %w", err)
+			}
+			return nil
+		}
+		if attempt >= 100 || ctx.Err() != nil {
+			return fmt.Errorf("events: migrate kit_events: %w", err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("events: migrate kit_events: %w", ctx.Err())
+		case <-time.After(time.Duration(20+attempt*10) * time.Millisecond):
+		}
+	}
+}
+
+// addRoutes registers the endpoints. kit panics on a route registered
+// twice (a second Install): that becomes an error.
+func (t *Tracker) addRoutes() (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("events: Install: add routes (installed twice on one Kit?): %v", p)
+		}
+	}()
+	t.k.HandleTeam(http.MethodGet, "kit-events", t.serveList)
+	t.k.HandleTeam(http.MethodPost, "kit-collection-events", t.serveTrack)
+	t.k.Handle(http.MethodGet, "/kit-events/health", t.k.Auth().RequireAdmin()(http.HandlerFunc(t.serveHealth)))
+	return nil
+}

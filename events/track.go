@@ -1,0 +1,220 @@
+package events
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// trackingFailed is the public message of a tracking failure that fails
+// the request (500); the cause is logged.
+const trackingFailed = "event tracking failed"
+
+// onMutation is the listener Install registers with OnMutationTx: it
+// writes the mutation's events through tx, so they commit with the change.
+func (t *Tracker) onMutation(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
+	err := t.trackTx(ctx, tx, m)
+	t.recordAttempt(err)
+	if err == nil {
+		return nil
+	}
+	t.logFailure(ctx, m, err)
+	var fatal *savepointError
+	if t.cfg.mode() == ModeThrow || errors.As(err, &fatal) {
+		return &kit.Error{Status: 500, Message: trackingFailed, Err: err}
+	}
+	if t.cfg.mode() == ModeToast && t.k.Dev() {
+		kit.SetResponseHeader(ctx, WarningHeader, warning(err))
+	}
+	return nil
+}
+
+// trackTx builds the mutation's events and inserts them through tx. In
+// ModeThrow a failure fails the transaction; in the other modes the work
+// (the user lookup and the insert) runs in a savepoint that a failure
+// rolls back to, so the change can still commit: on PostgreSQL a failed
+// statement would otherwise abort the whole transaction.
+func (t *Tracker) trackTx(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
+	if t.cfg.mode() == ModeThrow {
+		return t.buildAndInsert(ctx, tx, m, nil)
+	}
+	sp, err := tx.BeginTx(ctx, nil)
+	if err != nil {
+		return &savepointError{err}
+	}
+	if err := t.buildAndInsert(ctx, sp, m, nil); err != nil {
+		if rerr := sp.Rollback(); rerr != nil {
+			return &savepointError{errors.Join(err, rerr)}
+		}
+		return err
+	}
+	if err := sp.Commit(); err != nil {
+		return &savepointError{err}
+	}
+	return nil
+}
+
+// buildAndInsert builds the mutation's events and inserts them through db.
+// A panic becomes an error.
+func (t *Tracker) buildAndInsert(ctx context.Context, db bun.IDB, m *kit.Mutation, extra map[string]any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("events: panic while tracking: %v", p)
+		}
+	}()
+	evs, err := t.build(ctx, db, m, extra)
+	if err != nil {
+		return err
+	}
+	_, err = t.insertDirect(ctx, db, evs)
+	return err
+}
+
+// build turns a mutation into its events.
+func (t *Tracker) build(ctx context.Context, tx bun.IDB, m *kit.Mutation, extra map[string]any) ([]Event, error) {
+	c, _ := t.k.Collections().Get(m.Collection)
+	sets, err := changesOf(m, c)
+	if err != nil {
+		return nil, fmt.Errorf("events: encode changes of %s %s: %w", m.Operation, m.Collection, err)
+	}
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	name, err := t.userName(ctx, tx, m.UserID)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	evs := make([]Event, len(sets))
+	for i, s := range sets {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("events: new id: %w", err)
+		}
+		changes := s.changes
+		if changes == nil {
+			changes = []Change{}
+		}
+		evs[i] = Event{ID: id.String(), TeamID: m.TeamID, Timestamp: now, Operation: m.Operation,
+			CollectionName: m.Collection, ItemID: s.itemID, UserID: m.UserID, UserName: name,
+			Changes: changes, Metadata: metadata(m, extra)}
+	}
+	return evs, nil
+}
+
+// metadata is the event's context: the correlation id and what kit knows
+// of the request. The method and path are left out: the operation,
+// collection and item say the same in fewer bytes.
+func metadata(m *kit.Mutation, extra map[string]any) map[string]any {
+	md := make(map[string]any, 3+len(extra))
+	if m.CorrelationID != "" {
+		md["correlationId"] = m.CorrelationID
+	}
+	if m.Request.UserAgent != "" {
+		md["userAgent"] = m.Request.UserAgent
+	}
+	if addr := m.Request.RemoteAddr; addr != "" {
+		// The client's port says nothing an audit needs.
+		if host, _, err := net.SplitHostPort(addr); err == nil {
+			addr = host
+		}
+		md["remoteAddr"] = addr
+	}
+	for k, v := range extra {
+		md[k] = v
+	}
+	return md
+}
+
+// userName returns the name to snapshot for userID: the authenticated
+// user's from ctx when it is that user (every HTTP request: no query at
+// all), else the Directory's. When the Directory is kit's own store, the
+// name is read through tx: a lookup on another connection could wait for
+// the lock tx holds (SQLite) or for a free connection of the pool. An
+// unknown user is an empty name, not a failure.
+func (t *Tracker) userName(ctx context.Context, tx bun.IDB, userID string) (string, error) {
+	if t.cfg.NoUserNameSnapshot || userID == "" {
+		return "", nil
+	}
+	if u, ok := teamauth.UserFrom(ctx); ok && u.ID == userID {
+		return u.Name, nil
+	}
+	dir := t.k.Auth().Directory
+	if own, ok := dir.(*teamauth.Store); ok && own == t.k.Accounts() {
+		var names []string
+		err := tx.NewSelect().Table("kit_users").Column("name").Where("? = ?", bun.Ident("id"), userID).
+			Limit(1).Scan(ctx, &names)
+		if err != nil {
+			return "", fmt.Errorf("events: look up user %s: %w", userID, err)
+		}
+		if len(names) == 0 {
+			return "", nil
+		}
+		return names[0], nil
+	}
+	u, err := dir.User(ctx, userID)
+	switch {
+	case errors.Is(err, teamauth.ErrUserNotFound):
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("events: look up user %s: %w", userID, err)
+	case u == nil:
+		return "", nil
+	}
+	return u.Name, nil
+}
+
+// savepointError means rolling back to the savepoint failed: the
+// transaction is unusable, so the mutation fails whatever the mode.
+type savepointError struct{ err error }
+
+func (e *savepointError) Error() string { return "events: roll back to savepoint: " + e.err.Error() }
+func (e *savepointError) Unwrap() error { return e.err }
+
+// rowsOf encodes events as rows.
+func rowsOf(evs []Event) ([]eventRow, error) {
+	rows := make([]eventRow, len(evs))
+	for i := range evs {
+		r, err := evs[i].row()
+		if err != nil {
+			return nil, err
+		}
+		rows[i] = r
+	}
+	return rows, nil
+}
+
+// logFailure logs a tracking failure unless ErrorHandling.NoConsoleLog.
+func (t *Tracker) logFailure(ctx context.Context, m *kit.Mutation, err error) {
+	if t.cfg.ErrorHandling.NoConsoleLog {
+		return
+	}
+	t.logger.ErrorContext(ctx, "events: tracking failed",
+		slog.String("mode", string(t.cfg.mode())), slog.String("operation", string(m.Operation)),
+		slog.String("collection", m.Collection), slog.String("itemId", m.ItemID),
+		slog.String("correlationId", m.CorrelationID), slog.String("err", err.Error()))
+}
+
+// warning is the X-Kit-Event-Warning value: one printable line.
+func warning(err error) string {
+	msg := strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e {
+			return ' '
+		}
+		return r
+	}, err.Error())
+	if len(msg) > 200 {
+		msg = msg[:200]
+	}
+	return "change saved without its audit event: " + msg
+}
