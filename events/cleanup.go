@@ -223,7 +223,7 @@ func (t *Tracker) StartRetention(ctx context.Context, interval time.Duration) <-
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
 		for {
-			t.retentionRun(ctx)
+			t.retentionRun(ctx, interval)
 			select {
 			case <-ctx.Done():
 				return
@@ -234,8 +234,11 @@ func (t *Tracker) StartRetention(ctx context.Context, interval time.Duration) <-
 	return done
 }
 
-// retentionRun is one cleanup of the retention loop.
-func (t *Tracker) retentionRun(ctx context.Context) {
+// retentionRun is one cleanup of the retention loop. Without a
+// Retention.Lock, it runs only when this instance claims the period
+// (kit.ClaimPeriod), so several instances sharing one database clean up
+// once per interval between them.
+func (t *Tracker) retentionRun(ctx context.Context, interval time.Duration) {
 	cleanup := func(ctx context.Context) error {
 		res, err := t.CleanupOldEvents(ctx, CleanupOptions{})
 		if err != nil {
@@ -251,7 +254,11 @@ func (t *Tracker) retentionRun(ctx context.Context) {
 	if lock := t.cfg.Retention.Lock; lock != nil {
 		err = lock(ctx, cleanup)
 	} else {
-		err = cleanup(ctx)
+		var claimed bool
+		claimed, err = t.k.ClaimPeriod(ctx, "kit-events-retention", interval)
+		if err == nil && claimed {
+			err = cleanup(ctx)
+		}
 	}
 	if err != nil && ctx.Err() == nil {
 		t.logger.ErrorContext(ctx, "events: retention cleanup failed", slog.String("err", err.Error()))

@@ -93,8 +93,9 @@ type Retention struct {
 	// cleanup only if this instance wins a cluster-wide lock (on
 	// PostgreSQL, pg_try_advisory_lock on a connection held for the
 	// duration) and return nil without calling it otherwise, so that
-	// several instances sharing one database clean up once. Nil runs
-	// cleanup directly, which is right for a single instance (SQLite).
+	// several instances sharing one database clean up once. Nil claims
+	// each period with kit.ClaimPeriod, so across every instance sharing
+	// the database one cleanup runs per StartRetention interval.
 	Lock func(ctx context.Context, cleanup func(context.Context) error) error
 }
 

@@ -40,8 +40,6 @@ type TrackOptions struct {
 	BeforeData map[string]any `json:"beforeData,omitempty"`
 }
 
-// maxTrackBody bounds a manual tracking body.
-const maxTrackBody = 1 << 20
 
 // Track records events the way the mutation listener does, for a change
 // made outside kit's record API (the spec's manual tracking), in team
@@ -159,7 +157,7 @@ func (t *Tracker) insertDirect(ctx context.Context, db bun.IDB, evs []Event) ([]
 // {"items": [the events written]}, or 200 with no items when tracking is
 // disabled.
 func (t *Tracker) serveTrack(w http.ResponseWriter, r *http.Request, acc *teamauth.Access) {
-	opts, err := readTrackOptions(w, r)
+	opts, err := readTrackOptions(w, r, t.k.MaxBodyBytes())
 	if err != nil {
 		t.k.WriteError(w, r, err)
 		return
@@ -177,14 +175,15 @@ func (t *Tracker) serveTrack(w http.ResponseWriter, r *http.Request, acc *teamau
 }
 
 // readTrackOptions reads a JSON body of tracking options: JSON (415), at
-// most 1 MiB (413), one object with known keys of the right types (400).
-func readTrackOptions(w http.ResponseWriter, r *http.Request) (TrackOptions, error) {
+// most limit bytes (413; kit's Config.MaxBodyBytes), one object with known
+// keys of the right types (400).
+func readTrackOptions(w http.ResponseWriter, r *http.Request, limit int64) (TrackOptions, error) {
 	var o TrackOptions
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
 		return o, &kit.Error{Status: http.StatusUnsupportedMediaType, Message: "the body must be JSON (Content-Type: application/json)"}
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxTrackBody))
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -152,6 +152,7 @@ func New(cfg Config) (*Kit, error) {
 func (k *Kit) migrate(ctx context.Context) error {
 	ms := migrate.NewMigrations()
 	registerCoreMigrations(ms)
+	registerPeriodicMigration(ms)
 	k.auth.RegisterMigrations(ms)
 	m := migrate.NewMigrator(k.db, ms, migrate.WithTableName("kit_migrations"),
 		migrate.WithLocksTableName("kit_migration_locks"), migrate.WithMarkAppliedOnSuccess(true))

@@ -12,9 +12,10 @@
 //	kit user list [--db PATH]
 //	kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
 //	kit token create --user ID [--name NAME] [--db PATH]
+//	kit events cleanup [--dry-run] [--retention-days N] [--max-events N] [--db PATH]
 //	kit help [COMMAND]
 //
-// --db is a SQLite file, default ./kit.db. Install with
+// --db is a SQLite file (default ./kit.db) or a postgres:// URL. Install with
 //
 //	go install github.com/collectionkit/kit/cmd/kit@latest
 //

@@ -34,6 +34,7 @@ Usage:
   kit user list [--db PATH]
   kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
   kit token create --user ID [--name NAME] [--db PATH]
+  kit events cleanup [--dry-run] [--retention-days N] [--max-events N] [--db PATH]
   kit help [COMMAND]
 
 Commands:
@@ -48,8 +49,10 @@ Commands:
   user list      list users: id, role, name, email
   member add     add a user to a team, or change their role; prints the membership id
   token create   create an API token for a user; prints only the token
+  events cleanup delete audit events past retention (90 days, 100000 events by
+                 default); --dry-run prints what would be deleted and deletes nothing
 
---db is a SQLite file, default ./kit.db. Run "kit help COMMAND" for a command's flags.
+--db is a SQLite file (default ./kit.db) or a postgres:// URL. Run "kit help COMMAND" for a command's flags.
 `
 
 func main() {
@@ -95,6 +98,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runMember(ctx, rest, stdout, stderr)
 	case "token":
 		return runToken(ctx, rest, stdout, stderr)
+	case "events":
+		return runEvents(ctx, rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "kit: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
