@@ -313,50 +313,47 @@ func needsUnicodeFold(term string) bool {
 
 // regexFold turns term into a PostgreSQL regular expression that matches
 // it literally and without regard to case: cased letters become classes of
-// their case forms, and every other non-alphanumeric character is escaped.
+// their case forms, and every other ASCII punctuation character is escaped.
 func regexFold(term string) string {
-	var b strings.Builder
-	for _, r := range term {
-		switch {
-		case unicode.SimpleFold(r) != r:
-			b.WriteByte('[')
-			b.WriteRune(r)
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				b.WriteRune(f)
-			}
-			b.WriteByte(']')
-		case r < utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ':
+	return foldClasses(term, func(b *strings.Builder, r rune) {
+		if r < utf8.RuneSelf && !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != ' ' {
 			b.WriteByte('\\')
-			b.WriteRune(r)
-		default:
-			b.WriteRune(r)
 		}
-	}
-	return b.String()
+		b.WriteRune(r)
+	})
 }
 
 // globFold turns term into a GLOB pattern that matches it literally and
-// without regard to case: each cased letter becomes the class of its case
-// forms and GLOB's special characters *, ? and [ become one-character
+// without regard to case: cased letters become classes of their case
+// forms, and GLOB's special characters *, ? and [ become one-character
 // classes.
 func globFold(term string) string {
+	return foldClasses(term, func(b *strings.Builder, r rune) {
+		if r == '*' || r == '?' || r == '[' {
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+			return
+		}
+		b.WriteRune(r)
+	})
+}
+
+// foldClasses writes each cased letter of term as the bracket class of its
+// case forms ("[äÄ]") and every other character through literal.
+func foldClasses(term string, literal func(*strings.Builder, rune)) string {
 	var b strings.Builder
 	for _, r := range term {
-		switch {
-		case unicode.SimpleFold(r) != r:
-			b.WriteByte('[')
-			b.WriteRune(r)
-			for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-				b.WriteRune(f)
-			}
-			b.WriteByte(']')
-		case r == '*' || r == '?' || r == '[':
-			b.WriteByte('[')
-			b.WriteRune(r)
-			b.WriteByte(']')
-		default:
-			b.WriteRune(r)
+		if unicode.SimpleFold(r) == r {
+			literal(&b, r)
+			continue
 		}
+		b.WriteByte('[')
+		b.WriteRune(r)
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			b.WriteRune(f)
+		}
+		b.WriteByte(']')
 	}
 	return b.String()
 }
