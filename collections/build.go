@@ -86,6 +86,7 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 			c.Config.mergeSettings(cfg)
 		}
 		c.Config.fillDerived(c)
+		findings = append(findings, checkManaged(c)...)
 		c.index()
 		for _, msg := range c.Config.validate(c) {
 			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError, Message: msg})
@@ -369,11 +370,13 @@ func (c *Config) mergeSettings(o Config) {
 		h.PathField = or(h.PathField, hier.PathField)
 		h.DepthField = or(h.DepthField, hier.DepthField)
 		h.OrderField = or(h.OrderField, hier.OrderField)
+		h.MoveRole = or(h.MoveRole, hier.MoveRole)
 		c.Hierarchy = &h
 	}
 	if srt != nil && o.Sortable != nil {
 		s := *o.Sortable
 		s.OrderField = or(s.OrderField, srt.OrderField)
+		s.ReorderRole = or(s.ReorderRole, srt.ReorderRole)
 		c.Sortable = &s
 	}
 	if pag != nil && o.DefaultPagination != nil {

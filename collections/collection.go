@@ -41,8 +41,12 @@ type Attribute struct {
 	Type FieldType
 	// Column is the SQL column name.
 	Column string
-	// System is true for the auto-generated fields.
+	// System is true for the auto-generated fields, including the ones
+	// kit keeps for trees and sortable collections.
 	System bool
+	// Managed is the attribute's role in a tree or sortable collection
+	// (parent, path, depth, order); empty for every other attribute.
+	Managed Managed
 	// Field is the schema field; nil for auto-generated ones.
 	Field *Field
 }
@@ -57,7 +61,9 @@ func (c *Collection) Attribute(name string) (*Attribute, bool) {
 }
 
 // Attributes lists the record's attributes: id, teamId, owner, the schema
-// fields in order, then the metadata fields when useMetadata is on.
+// fields in order, the managed attributes of a tree (parent, path, depth,
+// order) or a sortable collection (order), then the metadata fields when
+// useMetadata is on.
 func (c *Collection) Attributes() []*Attribute { return c.attrList }
 
 // UseMetadata reports whether records carry createdAt, updatedAt,
@@ -67,11 +73,16 @@ func (c *Collection) UseMetadata() bool {
 }
 
 // DefaultSort is the attribute lists sort by when nothing else is asked:
-// the defaultPagination sortBy, else createdAt, else id (UUIDv7 ids are
+// the defaultPagination sortBy, else the order ascending for trees and
+// sortable collections (with a parent filter, a tree's list is the
+// children in order), else createdAt, else id (UUIDv7 ids are
 // time-ordered, so id order is creation order).
 func (c *Collection) DefaultSort() (field string, desc bool) {
 	if p := c.Config.DefaultPagination; p != nil && p.SortBy != "" {
 		return p.SortBy, p.SortDirection != "asc"
+	}
+	if a, ok := c.ManagedAttribute(ManagedOrder); ok {
+		return a.Name, false
 	}
 	if c.UseMetadata() {
 		return "createdAt", true
@@ -93,6 +104,7 @@ func (c *Collection) index() {
 		f := &c.Fields[i]
 		add(&Attribute{Name: f.Name, Type: f.Type, Column: ColumnName(f.Name), Field: f})
 	}
+	c.indexManaged()
 	if c.UseMetadata() {
 		for _, f := range systemFields[3:] {
 			add(&Attribute{Name: f.Name, Type: f.Type, Column: ColumnName(f.Name), System: true})

@@ -47,19 +47,32 @@ type Pagination struct {
 	SortDirection string `json:"sortDirection,omitempty"`
 }
 
-// Hierarchy turns a collection into a tree.
+// Hierarchy turns a collection into a tree. Enabled, it adds four
+// attributes that kit keeps (see [Managed]): the parent's id, the
+// materialized path, the depth and the order among siblings, named by the
+// *Field properties (defaults parentId, path, depth, order). A schema must
+// not define them.
 type Hierarchy struct {
 	Enabled     bool   `json:"enabled"`
 	ParentField string `json:"parentField,omitempty"`
 	PathField   string `json:"pathField,omitempty"`
 	DepthField  string `json:"depthField,omitempty"`
 	OrderField  string `json:"orderField,omitempty"`
+	// MoveRole is the least team role ("member", "admin" or "owner") that
+	// may move and reorder any record of the tree. Empty: the update rule
+	// (members their own records, admins and owners any).
+	MoveRole string `json:"moveRole,omitempty"`
 }
 
-// Sortable gives a flat collection a manual order.
+// Sortable gives a flat collection a manual order: an order attribute
+// (default "order") that kit keeps contiguous (0..n-1) within a team.
 type Sortable struct {
 	Enabled    bool   `json:"enabled"`
 	OrderField string `json:"orderField,omitempty"`
+	// ReorderRole is the least team role ("member", "admin" or "owner")
+	// that may reorder any record. Empty: the update rule (a member may
+	// reorder only when every record whose position changes is theirs).
+	ReorderRole string `json:"reorderRole,omitempty"`
 }
 
 // AdminNav is the collection's entry in an admin sidebar.

@@ -66,7 +66,9 @@
 // overrides, and finally derives what follows from the fields: references
 // from refTarget fields, the runtime field metadata, and the default field
 // names of an enabled hierarchy (parentId, path, depth, order) or sortable
-// (order). Keys kit does not know are kept in [Config.Extra] and written
+// (order). Those names become attributes kit keeps ([Managed],
+// [Collection.ManagedAttribute]); a schema that defines one is an error.
+// Keys kit does not know are kept in [Config.Extra] and written
 // back. A [Registry] holds the collections by registry key; its JSON is
 // the kitCollections object.
 //

@@ -116,6 +116,10 @@ func (c *Collection) compileValidator() error {
 	writeProps := map[string]any{}
 	var required []string
 	for _, a := range c.attrList {
+		if a.Managed != "" {
+			props[a.Name] = c.managedSchema(a)
+			continue
+		}
 		if a.System {
 			s := map[string]any{"type": "string", "readOnly": true}
 			if a.Type == TypeDate {
@@ -183,13 +187,18 @@ func compileSchema(id string, props map[string]any, required []string) (*jsonsch
 // ValidateCreate checks a create body and returns the record to store:
 // auto-generated fields dropped, defaults applied, every value canonical.
 // Unknown fields, wrong types, missing required fields and NUL bytes are a
-// *ValidationError naming each field.
+// *ValidationError naming each field. In a tree, the body may name the
+// parent (a record id, or null for a root); path, depth and order are
+// computed and ignored like the other server-owned fields.
 func (c *Collection) ValidateCreate(body map[string]any) (map[string]any, error) {
 	return c.validateBody(body, true)
 }
 
 // ValidateUpdate checks a partial update body: only the fields present are
 // checked and returned; a required field may not be set to null or "".
+// The attributes kit keeps for trees and sortable collections (parent,
+// path, depth, order) are refused with a message naming the move and
+// reorder endpoints, which change them.
 func (c *Collection) ValidateUpdate(body map[string]any) (map[string]any, error) {
 	return c.validateBody(body, false)
 }
@@ -197,11 +206,25 @@ func (c *Collection) ValidateUpdate(body map[string]any) (map[string]any, error)
 func (c *Collection) validateBody(body map[string]any, create bool) (map[string]any, error) {
 	verr := &ValidationError{}
 	in := make(map[string]any, len(body))
+	managed := map[string]any{}
 	for k, v := range body {
 		if IsSystemField(k) {
 			continue // server-owned: ignored, never stored
 		}
 		a, ok := c.attrs[k]
+		if ok && a.Managed != "" {
+			if !create {
+				verr.add(k, c.managedUpdateMessage(a))
+				continue
+			}
+			val, keep, msg := managedValue(a, v)
+			if msg != "" {
+				verr.add(k, msg)
+			} else if keep {
+				managed[k] = val
+			}
+			continue
+		}
 		if !ok || a.System {
 			verr.add(k, "unknown field")
 			continue
@@ -253,6 +276,9 @@ func (c *Collection) validateBody(body map[string]any, create bool) (map[string]
 	}
 	if len(verr.Fields) > 0 {
 		return nil, verr
+	}
+	for k, v := range managed {
+		out[k] = v
 	}
 	return out, nil
 }

@@ -13,15 +13,18 @@ import (
 	"github.com/collectionkit/kit/teamauth"
 )
 
-// registerCoreRoutes adds the collection endpoints, the super-admin read
-// and the collection metadata endpoints.
+// registerCoreRoutes adds the collection endpoints (with the tree and
+// order endpoints: GET .../tree and PATCH .../reorder are served by the
+// /{id} routes, see http_tree.go), the super-admin read and the collection
+// metadata endpoints.
 func (k *Kit) registerCoreRoutes() {
 	add := func(method, path string, h http.HandlerFunc) { k.router.add(k, method, k.cfg.Prefix+path, h) }
 	add(http.MethodGet, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveList))
 	add(http.MethodPost, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveCreate))
-	add(http.MethodGet, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveGet))
-	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdate))
+	add(http.MethodGet, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveGetOrTree))
+	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdateOrReorder))
 	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveDelete))
+	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}/move", k.collectionRoute(k.serveMove))
 	add(http.MethodGet, "/super-admin/{collection}/{id}", k.serveSuperAdminGet)
 	add(http.MethodGet, "/kit/collections", k.serveCollections)
 	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)

@@ -175,6 +175,11 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 	}
 	m := r.k.newMutation(ctx, OpCreate, c.Key, a, started)
 	err = r.k.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// Trees and sortable collections: the parent is checked and the
+		// path, depth and order computed (the record goes last).
+		if err := r.k.placeNew(ctx, tx, c, a.TeamID, rec); err != nil {
+			return err
+		}
 		if err := r.k.checkWrite(ctx, tx, c, a.TeamID, "", vals); err != nil {
 			return err
 		}
@@ -253,7 +258,10 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 }
 
 // Delete removes record id. The same rules as Update apply; a record that
-// other records still refer to is a *ConstraintError (400).
+// other records still refer to is a *ConstraintError (400). In a tree, a
+// record that has children is refused with ErrHasChildren (409): move or
+// delete the children first. In trees and sortable collections the
+// siblings after the record move up one place, so orders stay 0..n-1.
 func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 	started := time.Now()
 	c, err := r.k.collection(r.key)
@@ -265,6 +273,9 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key, a, started)
 	err = r.k.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
+			return err
+		}
 		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
@@ -272,7 +283,13 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 		if !a.canWrite(before) {
 			return ErrNotFound
 		}
+		if err := r.k.checkNoChildren(ctx, tx, c, a.TeamID, id); err != nil {
+			return err
+		}
 		if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
+			return err
+		}
+		if err := r.k.closeGap(ctx, tx, c, a.TeamID, before); err != nil {
 			return err
 		}
 		m.ItemID, m.ItemIDs, m.BeforeData = id, []string{id}, before

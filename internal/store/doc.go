@@ -8,6 +8,20 @@
 // created_at, updated_at, created_by and updated_by. Every query filters by
 // team first and every index starts with team_id.
 //
+// # Trees and sortable collections
+//
+// A tree (hierarchy) adds the columns parent, path, depth and order
+// (named by the collection's config) and the indexes (team_id, parent,
+// order) and (team_id, path); a sortable collection adds order and
+// (team_id, order). The path is the materialized path "/root/.../self/",
+// so a subtree is one index range (path >= p AND path < p with its last
+// byte incremented; the column is COLLATE "C" on PostgreSQL) and
+// [Store.MoveSubtree] rewrites a whole subtree with one UPDATE.
+// [Store.Renumber] keeps sibling orders 0..n-1 with one UPDATE over a
+// window function. Writers of one team's order take [Store.LockOrder] (a
+// PostgreSQL advisory transaction lock per table and team). Sync fills
+// these columns when a collection with rows becomes a tree or sortable.
+//
 // # Codecs
 //
 // Values are canonical Go values (see collections.NormalizeValue) and are

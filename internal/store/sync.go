@@ -120,6 +120,7 @@ func indexesOf(c *collections.Collection) []indexDef {
 	} else {
 		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_id"), Columns: []string{"team_id", "id"}})
 	}
+	ix = append(ix, orderIndexes(c)...)
 	for _, f := range c.Fields {
 		col := collections.ColumnName(f.Name)
 		switch {
@@ -233,6 +234,9 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		if fks, err = s.alterTable(ctx, tx, c, *have, want, opts); err != nil {
 			return nil, err
 		}
+		if err := s.backfillManaged(ctx, tx, c, *have); err != nil {
+			return nil, err
+		}
 	}
 	for _, ix := range want.Indexes {
 		if err := s.createIndex(ctx, tx, c.Table, ix); err != nil {
@@ -278,9 +282,16 @@ func (s *Store) tableColumns(ctx context.Context, tx bun.Tx, table string) ([]st
 
 func (s *Store) columnSQL(c *collections.Collection, a *collections.Attribute, inCreate bool) string {
 	def := quote(a.Column) + " " + columnType(s.dialect, a)
+	if a.Managed == collections.ManagedPath && s.dialect == dialect.PG && !strings.Contains(def, "COLLATE") {
+		// Byte order, so a subtree is one index range whatever the
+		// database's locale (see subtreeRange).
+		def += ` COLLATE "C"`
+	}
 	switch {
 	case a.Name == "id":
 		def += " PRIMARY KEY NOT NULL"
+	case a.Managed == collections.ManagedParent:
+		// null for a root
 	case a.System && inCreate:
 		def += " NOT NULL"
 	}
