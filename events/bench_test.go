@@ -4,21 +4,34 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
 
-// BenchmarkCreate measures create throughput on an SQLite file (WAL) with
-// the add-on off (not installed, or Disabled: no listener either way) and
-// on, through the Go record API and over HTTP, in one run:
+// BenchmarkCreate measures create throughput with the add-on off (not
+// installed, or Disabled: no listener either way) and on, through the Go
+// record API and over HTTP, in one run, on an SQLite file (WAL, as in
+// production) and, when KIT_TEST_POSTGRES is set, on a fresh PostgreSQL
+// schema:
 //
 //	go test ./events/ -run '^$' -bench Create -benchtime 3s
 func BenchmarkCreate(b *testing.B) {
+	for _, e := range []testdb.Engine{testdb.EngineSQLite, testdb.EnginePostgres} {
+		b.Run(string(e), func(b *testing.B) {
+			if e == testdb.EnginePostgres {
+				testdb.PostgresDSN(b)
+			}
+			benchmarkCreate(b, e)
+		})
+	}
+}
+
+func benchmarkCreate(b *testing.B, e testdb.Engine) {
 	for _, api := range []string{"go", "http"} {
 		for _, tc := range []struct {
 			name    string
@@ -31,7 +44,9 @@ func BenchmarkCreate(b *testing.B) {
 			{"on throw", true, events.Config{ErrorHandling: events.ErrorHandling{Mode: events.ModeThrow}}},
 		} {
 			b.Run(api+"/"+tc.name, func(b *testing.B) {
-				k, err := kit.New(kit.Config{SQLitePath: filepath.Join(b.TempDir(), "bench.db"), Definitions: shopDefinitions()})
+				// testdb.Shared: an SQLite file in b.TempDir() or a fresh
+				// PostgreSQL schema.
+				k, err := kit.New(kit.Config{DB: testdb.Shared(b, e)(), Definitions: shopDefinitions()})
 				if err != nil {
 					b.Fatal(err)
 				}

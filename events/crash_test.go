@@ -3,27 +3,60 @@ package events_test
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/internal/pgopen"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
 
-// crashEnv names the database the crash writer writes to; set only in the
-// child process TestCrashConsistency starts.
+// crashEnv names the database the crash writer writes to, as
+// "sqlite:<file>" or "postgres:<schema>" (on the KIT_TEST_POSTGRES
+// server); set only in the child process TestCrashConsistency starts.
 const crashEnv = "EVENTS_CRASH_WRITER_DB"
+
+// openCrashKit opens a kit on target (see crashEnv) and returns it with
+// the func that closes it and its database.
+func openCrashKit(target string) (*kit.Kit, func(), error) {
+	engine, where, _ := strings.Cut(target, ":")
+	cfg := kit.Config{Definitions: counterDefinitions(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	closeDB := func() {}
+	switch engine {
+	case string(testdb.EngineSQLite):
+		cfg.SQLitePath = where
+	case string(testdb.EnginePostgres):
+		db, err := pgopen.Open(context.Background(), os.Getenv(testdb.EnvPostgres), pgopen.Options{SearchPath: where, MaxOpenConns: 8})
+		if err != nil {
+			return nil, nil, err
+		}
+		cfg.DB, closeDB = db, func() { db.Close() }
+	default:
+		return nil, nil, fmt.Errorf("crash target %q: want sqlite:<file> or postgres:<schema>", target)
+	}
+	k, err := kit.New(cfg)
+	if err != nil {
+		closeDB()
+		return nil, nil, err
+	}
+	return k, func() { k.Close(); closeDB() }, nil
+}
 
 func counterDefinitions() []collections.Definition {
 	return []collections.Definition{{Name: "counters", Fields: []collections.Field{
@@ -35,6 +68,9 @@ func counterDefinitions() []collections.Definition {
 // TestCrashConsistency kills a process that is creating, updating and
 // deleting records (SIGKILL, at a random moment) several times; after each
 // restart every committed change has its event and every event its change.
+// The writer is this test binary run again, on an SQLite file or on a
+// PostgreSQL schema of its own (where the kill drops the writer's
+// connections and the server rolls back what they had not committed).
 func TestCrashConsistency(t *testing.T) {
 	if os.Getenv(crashEnv) != "" {
 		t.Skip("this is the crash writer's process")
@@ -42,8 +78,15 @@ func TestCrashConsistency(t *testing.T) {
 	if runtime.GOOS == "windows" || testing.Short() {
 		t.Skip("needs SIGKILL and a few seconds")
 	}
-	db := filepath.Join(t.TempDir(), "crash.db")
-	k, err := kit.New(kit.Config{SQLitePath: db, Definitions: counterDefinitions()})
+	testdb.Each(t, testCrashConsistency)
+}
+
+func testCrashConsistency(t *testing.T, e testdb.Engine) {
+	db := "sqlite:" + filepath.Join(t.TempDir(), "crash.db")
+	if e == testdb.EnginePostgres {
+		db = "postgres:" + testdb.NewSchema(t, testdb.PostgresDSN(t))
+	}
+	k, closeKit, err := openCrashKit(db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +96,7 @@ func TestCrashConsistency(t *testing.T) {
 	if _, err := k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner); err != nil {
 		t.Fatal(err)
 	}
-	k.Close()
+	closeKit()
 
 	const runs = 5
 	for run := 1; run <= runs; run++ {
@@ -95,6 +138,9 @@ func TestCrashConsistency(t *testing.T) {
 
 		records, evs := checkCrashInvariants(t, db)
 		t.Logf("run %d: killed; after restart %d records and %d events agree", run, records, evs)
+		if records == 0 || evs == 0 {
+			t.Errorf("run %d: got %d records and %d events, want the writer to have written some", run, records, evs)
+		}
 	}
 }
 
@@ -102,17 +148,24 @@ func TestCrashConsistency(t *testing.T) {
 // events. It returns how many of each there are.
 func checkCrashInvariants(t *testing.T, db string) (int, int) {
 	t.Helper()
-	k, err := kit.New(kit.Config{SQLitePath: db, Definitions: counterDefinitions()})
+	k, closeKit, err := openCrashKit(db)
 	if err != nil {
 		t.Fatalf("restart: %v", err)
 	}
-	defer k.Close()
+	defer closeKit()
 	if _, err := events.Install(k, events.Config{}); err != nil {
 		t.Fatalf("restart: %v", err)
 	}
 	ctx := context.Background()
+	// One snapshot for both reads: on PostgreSQL a COMMIT the killed
+	// writer had sent may still be landing.
+	tx, err := k.DB().BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
 	counters := map[string]int{}
-	rows, err := k.DB().QueryContext(ctx, "SELECT id, counter FROM app_counters")
+	rows, err := tx.QueryContext(ctx, "SELECT id, counter FROM app_counters")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +181,7 @@ func checkCrashInvariants(t *testing.T, db string) (int, int) {
 
 	type history struct{ creates, updates, deletes, lastValue int }
 	hist := map[string]*history{}
-	rows, err = k.DB().QueryContext(ctx, `SELECT item_id, operation, changes FROM kit_events ORDER BY "timestamp", id`)
+	rows, err = tx.QueryContext(ctx, `SELECT item_id, operation, changes FROM kit_events ORDER BY "timestamp", id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +240,7 @@ func TestCrashWriter(t *testing.T) {
 	if db == "" {
 		t.Skip("run by TestCrashConsistency only")
 	}
-	k, err := kit.New(kit.Config{SQLitePath: db, Definitions: counterDefinitions()})
+	k, _, err := openCrashKit(db)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -28,6 +29,7 @@ import (
 // world is a kit with the events add-on, two teams, their members and
 // some records, served over real HTTP through httptest.
 type world struct {
+	engine testdb.Engine
 	k      *kit.Kit
 	tr     *events.Tracker
 	srv    *httptest.Server
@@ -75,7 +77,9 @@ func shopDefinitions() []collections.Definition {
 	}
 }
 
-// newWorld installs the add-on with cfg and seeds:
+// newWorld installs the add-on with cfg on a private database of engine e
+// (testdb.Open: an in-memory SQLite database, or a fresh PostgreSQL schema
+// dropped when t ends) and seeds:
 //
 //	acme:   alice (owner), mia (member), max (member)
 //	globex: gina (owner)
@@ -84,11 +88,11 @@ func shopDefinitions() []collections.Definition {
 // mia owns {miaProduct} (sku MIA-1, price 9.99, dimensions {"w":1,"h":2})
 // and {acmeCategory}; gina owns {ginaProduct}. The seed is written before
 // Install, so the event table starts empty.
-func newWorld(t testing.TB, cfg events.Config, mutate ...func(*kit.Config)) *world {
+func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*kit.Config)) *world {
 	t.Helper()
 	logs := &syncBuffer{}
 	kcfg := kit.Config{
-		SQLitePath:  ":memory:events_" + strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()),
+		DB:          testdb.Open(t, e),
 		Definitions: shopDefinitions(),
 		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
 	}
@@ -100,7 +104,7 @@ func newWorld(t testing.TB, cfg events.Config, mutate ...func(*kit.Config)) *wor
 		t.Fatalf("kit.New: %v", err)
 	}
 	t.Cleanup(func() { k.Close() })
-	w := &world{k: k, tokens: map[string]string{}, ids: map[string]string{}, actors: map[string]kit.Actor{}, logs: logs}
+	w := &world{engine: e, k: k, tokens: map[string]string{}, ids: map[string]string{}, actors: map[string]kit.Actor{}, logs: logs}
 	ctx := context.Background()
 	acc := k.Accounts()
 	acme, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
@@ -295,27 +299,96 @@ func (w *world) snapshot(t testing.TB) map[string]string {
 	return out
 }
 
-// breakTracking makes every insert into kit_events fail for real, with a
-// trigger that aborts the statement (RAISE(ABORT)); the returned func
-// repairs it. With how "rollback" the trigger rolls back the whole
-// transaction instead, as a failed statement does on PostgreSQL when no
-// savepoint isolates it.
-func (w *world) breakTracking(t testing.TB, how string) func() {
+// failure is a way of making the event insert fail for real.
+type failure string
+
+const (
+	// failTrigger: a trigger raises an error on every insert into
+	// kit_events (SQLite: RAISE(ABORT); PostgreSQL: a PL/pgSQL function
+	// raising an exception). The statement fails; on SQLite the
+	// transaction lives on, on PostgreSQL only a savepoint saves it.
+	failTrigger failure = "trigger"
+	// failCheck: a CHECK constraint no row satisfies (PostgreSQL only:
+	// SQLite cannot add a constraint to an existing table).
+	failCheck failure = "check constraint"
+	// failMissingTable: kit_events is renamed away, so the insert names no
+	// table (on PostgreSQL an error at parse time, before execution).
+	failMissingTable failure = "missing table"
+	// failTxLost: the failure takes the whole transaction with it. SQLite:
+	// a trigger's RAISE(ROLLBACK), as a failed statement does on
+	// PostgreSQL when no savepoint isolates it. PostgreSQL: the trigger
+	// terminates its own connection, as a failover or a killed backend
+	// would.
+	failTxLost failure = "transaction lost"
+)
+
+// statementFailures are the failures of a statement (not of the whole
+// transaction) that engine e can stage.
+func statementFailures(e testdb.Engine) []failure {
+	if e == testdb.EnginePostgres {
+		return []failure{failTrigger, failCheck, failMissingTable}
+	}
+	return []failure{failTrigger, failMissingTable}
+}
+
+// brokenBy is the text every failure's error carries.
+const brokenBy = "broken by the test"
+
+// breakTracking makes every insert into kit_events fail for real, the way
+// f says, and returns the func that repairs it, and the text the failure's
+// error carries.
+func (w *world) breakTracking(t testing.TB, f failure) (repair func(), cause string) {
 	t.Helper()
-	action := "ABORT"
-	if how == "rollback" {
-		action = "ROLLBACK"
-	}
 	ctx := context.Background()
-	if _, err := w.k.DB().ExecContext(ctx, `CREATE TRIGGER kit_events_broken BEFORE INSERT ON kit_events
-		BEGIN SELECT RAISE(`+action+`, 'kit_events is broken by the test'); END`); err != nil {
-		t.Fatal(err)
-	}
-	return func() {
-		if _, err := w.k.DB().ExecContext(ctx, `DROP TRIGGER kit_events_broken`); err != nil {
-			t.Fatal(err)
+	exec := func(stmts ...string) {
+		t.Helper()
+		for _, s := range stmts {
+			if _, err := w.k.DB().ExecContext(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
 		}
 	}
+	pg := w.engine == testdb.EnginePostgres
+	cause = brokenBy
+	var undo []string
+	switch {
+	case f == failTrigger && !pg, f == failTxLost && !pg:
+		action := "ABORT"
+		if f == failTxLost {
+			action = "ROLLBACK"
+		}
+		exec(`CREATE TRIGGER kit_events_broken BEFORE INSERT ON kit_events
+			BEGIN SELECT RAISE(` + action + `, 'kit_events is ` + brokenBy + `'); END`)
+		undo = []string{`DROP TRIGGER kit_events_broken`}
+	case f == failTrigger, f == failTxLost:
+		body := `RAISE EXCEPTION 'kit_events is ` + brokenBy + `';`
+		if f == failTxLost {
+			body = `PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NEW;`
+			cause = "terminating connection"
+		}
+		exec(`CREATE FUNCTION kit_events_broken() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN `+body+` END $$`,
+			`CREATE TRIGGER kit_events_broken BEFORE INSERT ON kit_events FOR EACH ROW EXECUTE FUNCTION kit_events_broken()`)
+		undo = []string{`DROP TRIGGER kit_events_broken ON kit_events`, `DROP FUNCTION kit_events_broken()`}
+	case f == failCheck && pg:
+		// NOT VALID: the rows already there are not checked, every new
+		// one is.
+		exec(`ALTER TABLE kit_events ADD CONSTRAINT "kit_events ` + brokenBy + `" CHECK (operation = '') NOT VALID`)
+		undo = []string{`ALTER TABLE kit_events DROP CONSTRAINT "kit_events ` + brokenBy + `"`}
+	case f == failMissingTable:
+		exec(`ALTER TABLE kit_events RENAME TO kit_events_moved_away`)
+		undo = []string{`ALTER TABLE kit_events_moved_away RENAME TO kit_events`}
+		cause = "kit_events"
+	default:
+		t.Fatalf("failure %q cannot be staged on %s", f, w.engine)
+	}
+	repaired := false
+	return func() {
+		t.Helper()
+		if !repaired {
+			repaired = true
+			exec(undo...)
+		}
+	}, cause
 }
 
 // backdate sets the timestamp of event id.

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun/migrate"
@@ -24,6 +25,10 @@ type Tracker struct {
 
 	mu     sync.Mutex
 	health Health
+
+	// retentionRuns counts the cleanups the retention loop ran (claimed
+	// periods), for tests.
+	retentionRuns atomic.Int64
 }
 
 // Install adds event tracking to k, once per Kit:

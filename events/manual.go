@@ -40,7 +40,6 @@ type TrackOptions struct {
 	BeforeData map[string]any `json:"beforeData,omitempty"`
 }
 
-
 // Track records events the way the mutation listener does, for a change
 // made outside kit's record API (the spec's manual tracking), in team
 // teamID by user userID. It applies the same change rules, writes in its

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -17,10 +18,15 @@ import (
 // TestEventSizes measures stored events on the example schemas
 // (examples/schemas) against the spec's Limits table: create about 500
 // bytes, update 200-400, delete about 150. The stored size is the bytes of
-// every column of the row (the timestamp as SQLite stores it); the JSON
-// size is the event as the list endpoint answers it.
+// every column of the row, the timestamp as the engine stores it (SQLite:
+// text; PostgreSQL: an 8-byte TIMESTAMPTZ), without the engine's per-row
+// overhead.
 func TestEventSizes(t *testing.T) {
-	k, err := kit.New(kit.Config{SQLitePath: ":memory:events_sizes", Schemas: os.DirFS("../examples/schemas")})
+	testdb.Each(t, testEventSizes)
+}
+
+func testEventSizes(t *testing.T, e testdb.Engine) {
+	k, err := kit.New(kit.Config{DB: testdb.Open(t, e), Schemas: os.DirFS("../examples/schemas")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,10 +82,17 @@ func TestEventSizes(t *testing.T) {
 			Stored    int    `bun:"stored"`
 			Changes   string `bun:"changes"`
 		}
-		err = k.DB().NewRaw(`SELECT operation, changes, length(CAST(id AS BLOB)) + length(CAST(team_id AS BLOB))
-			+ length(CAST("timestamp" AS BLOB)) + length(CAST(operation AS BLOB)) + length(CAST(collection_name AS BLOB))
-			+ length(CAST(item_id AS BLOB)) + length(CAST(user_id AS BLOB)) + length(CAST(user_name AS BLOB))
-			+ length(CAST(changes AS BLOB)) + length(CAST(metadata AS BLOB)) AS stored
+		size := func(col string) string { return "length(CAST(" + col + " AS BLOB))" }
+		timestamp := size(`"timestamp"`)
+		if e == testdb.EnginePostgres {
+			size = func(col string) string { return "octet_length(" + col + ")" }
+			timestamp = "8"
+		}
+		sum := timestamp
+		for _, col := range []string{"id", "team_id", "operation", "collection_name", "item_id", "user_id", "user_name", "changes", "metadata"} {
+			sum += " + " + size(col)
+		}
+		err = k.DB().NewRaw(`SELECT operation, changes, `+sum+` AS stored
 			FROM kit_events WHERE item_id = ? ORDER BY "timestamp", id`, id).Scan(ctx, &rows)
 		if err != nil {
 			t.Fatal(err)
