@@ -126,6 +126,7 @@ func New(cfg Config) (*Kit, error) {
 		k.db, k.ownsDB = db, true
 	}
 	k.store = store.New(k.db, k.Collections)
+	k.store.Logger = k.logger
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {
 		k.cfg.Directory = k.auth

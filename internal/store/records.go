@@ -376,6 +376,11 @@ func (s *Store) where(c *collections.Collection, teamID string, q collections.Li
 		args = append(args, bun.In(q.IDs))
 	}
 	if q.Search != "" {
+		if s.usesFTS(c, q.Search) {
+			cond, arg := ftsCondition(c, q.Search)
+			parts = append(parts, cond)
+			args = append(args, arg)
+		}
 		var ors []string
 		for _, a := range c.Attributes() {
 			if a.System || !a.Type.IsTextual() {

@@ -3,8 +3,10 @@ package store
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"regexp"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -16,9 +18,15 @@ import (
 // PostgreSQL). It never imports net/http; its errors carry HTTP statuses as
 // plain ints for the layer above.
 type Store struct {
+	// Logger receives notices (a missing pg_trgm); nil means slog.Default().
+	Logger *slog.Logger
+
 	db       *bun.DB
 	dialect  dialect.Name
 	registry func() *collections.Registry
+
+	noSearchIndex    bool // tests: search by scan only, to compare
+	trgmNoticeLogged atomic.Bool
 }
 
 // New returns a Store on db. registry returns the current registry, so

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,6 +84,8 @@ type tableDef struct {
 	Table   string      `json:"table"`
 	Columns []columnDef `json:"columns"`
 	Indexes []indexDef  `json:"indexes"`
+	// Search lists the columns the search index covers.
+	Search []string `json:"search,omitempty"`
 }
 
 type indexDef struct {
@@ -108,6 +111,7 @@ func definitionOf(c *collections.Collection) tableDef {
 		td.Columns = append(td.Columns, cd)
 	}
 	td.Indexes = indexesOf(c)
+	td.Search = searchColumns(c)
 	return td
 }
 
@@ -231,6 +235,13 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
 			}
 		}
+		if !slices.Equal(have.Search, want.Search) {
+			// The search triggers name the searched columns: drop them
+			// before a column changes; syncSearch builds them again.
+			if err := s.dropSearch(ctx, tx, c.Table); err != nil {
+				return nil, err
+			}
+		}
 		if fks, err = s.alterTable(ctx, tx, c, *have, want, opts); err != nil {
 			return nil, err
 		}
@@ -242,6 +253,9 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		if err := s.createIndex(ctx, tx, c.Table, ix); err != nil {
 			return nil, err
 		}
+	}
+	if err := s.syncSearch(ctx, tx, c, have, want); err != nil {
+		return nil, err
 	}
 	row = storedCollection{Key: c.Key, TableName: c.Table, Definition: string(wantJSON), Hash: hash, UpdatedAt: time.Now().UTC()}
 	if _, err := tx.NewInsert().Model(&row).On("CONFLICT (key) DO UPDATE").

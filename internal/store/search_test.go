@@ -1,0 +1,145 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+func searchFixture(t *testing.T) (*Store, *collections.Collection) {
+	t.Helper()
+	db, err := OpenSQLite(":memory:" + strings.ReplaceAll(t.Name(), "/", "_"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	reg, _, err := collections.Build([]collections.Definition{{Name: "products", Layer: "shop", Fields: []collections.Field{
+		{Name: "title", Type: collections.TypeString},
+		{Name: "description", Type: collections.TypeText},
+		{Name: "stock", Type: collections.TypeNumber},
+	}}}, collections.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(db, func() *collections.Registry { return reg })
+	if err := CreateMetaTable(t.Context(), db); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Sync(t.Context(), reg, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Get("shopProducts")
+	return s, c
+}
+
+// TestIndexedSearchReturnsExactlyWhatAScanReturns seeds words with
+// accents, LIKE and GLOB wildcards and quotes into two teams, then compares
+// every search through the FTS index with the same search by scan.
+func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
+	s, c := searchFixture(t)
+	ctx := t.Context()
+	words := []string{"Lamp", "lamp", "LAMPE", "Grüne", "GRÜNE", "ärger", "Ärger", "100%", "a_b", "axb", `say "hi"`, "x*y", "q?r", "[set]", "ñandú", "straße", "OK", "ok", "日本語テキスト"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	now := time.Now().UTC()
+	for i := range 400 {
+		team := "t1"
+		if i%4 == 0 {
+			team = "t2"
+		}
+		title := words[rng.IntN(len(words))] + " " + words[rng.IntN(len(words))]
+		var desc any
+		if i%3 != 0 {
+			desc = strings.Repeat(words[rng.IntN(len(words))]+" ", 1+rng.IntN(3))
+		}
+		rec := Record{"id": fmt.Sprintf("id-%04d", i), "teamId": team, "owner": "u", "title": title, "description": desc,
+			"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
+		if err := s.Insert(ctx, s.db, c, rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Updates and deletes must reach the index through the triggers.
+	if err := s.Update(ctx, s.db, c, "t1", "id-0001", Record{"title": "renamed lamp"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, s.db, c, "t1", "id-0002"); err != nil {
+		t.Fatal(err)
+	}
+	terms := []string{"lamp", "LAMP", "amp", "ünE", "ÄRGER", "0%", "100%", "a_b", "_b", `"hi"`, `y "h`, "x*y", "q?r", "[set]", "ÑANDÚ", "STRASSE", "straße", "ok", "o", "テキスト", "本語", "nothing-like-this", "mp G"}
+	for _, term := range terms {
+		for _, team := range []string{"t1", "t2"} {
+			t.Run(fmt.Sprintf("%s in %s", term, team), func(t *testing.T) {
+				q := collections.ListQuery{Page: 1, PageSize: 1000, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}}
+				s.noSearchIndex = false
+				indexed, err := s.List(ctx, s.db, c, team, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				s.noSearchIndex = true
+				scanned, err := s.List(ctx, s.db, c, team, q)
+				s.noSearchIndex = false
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := ids(indexed.Records), ids(scanned.Records); !slices.Equal(got, want) || indexed.Total != scanned.Total {
+					t.Errorf("got %d %v, want the scan's %d %v", indexed.Total, got, scanned.Total, want)
+				}
+			})
+		}
+	}
+}
+
+func TestSearchOfThreeOrMoreCharactersUsesTheIndex(t *testing.T) {
+	s, c := searchFixture(t)
+	tests := []struct {
+		term    string
+		indexed bool
+	}{{"lamp", true}, {"amp", true}, {"am", false}, {"ärg", true}}
+	for _, tt := range tests {
+		t.Run(tt.term, func(t *testing.T) {
+			where, args, err := s.where(c, "t1", collections.ListQuery{Page: 1, PageSize: 20, Search: tt.term})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := s.db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN SELECT count(*) FROM "+quote(c.Table)+" WHERE "+where, args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rows.Close()
+			var plan []string
+			for rows.Next() {
+				var id, parent, notused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, detail)
+			}
+			got := strings.Contains(strings.Join(plan, "\n"), "VIRTUAL TABLE INDEX")
+			if got != tt.indexed {
+				t.Errorf("plan %q: got indexed %v, want %v", plan, got, tt.indexed)
+			}
+		})
+	}
+}
+
+func mustAttr(t *testing.T, c *collections.Collection, name string) *collections.Attribute {
+	t.Helper()
+	a, ok := c.Attribute(name)
+	if !ok {
+		t.Fatalf("no attribute %q", name)
+	}
+	return a
+}
+
+func ids(recs []Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r["id"].(string)
+	}
+	return out
+}
