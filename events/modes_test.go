@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"context"
 	"maps"
 	"strings"
 	"testing"
@@ -266,5 +267,53 @@ func TestInstall(t *testing.T) {
 				t.Fatalf("migration rows: got %d, want 1", n)
 			}
 		})
+	})
+}
+
+// TestErrorModesWithoutRequest fails the event insert of mutations made
+// through kit's Go API with no user in the context: the user's name is
+// looked up through the transaction, so the savepoint is opened before
+// the lookup rather than with the insert. Throw still rolls the change
+// back; silent still commits it without its event.
+func TestErrorModesWithoutRequest(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		for _, f := range statementFailures(e) {
+			for _, m := range []events.Mode{events.ModeThrow, events.ModeSilent} {
+				t.Run(string(f)+"/"+string(m), func(t *testing.T) {
+					t.Parallel() // each case has its own world
+					w := newWorld(t, e, mode(m))
+					repair, cause := w.breakTracking(t, f)
+					before := w.snapshot(t)
+					ctx := context.Background()
+					_, err := w.k.Records("shopProducts").Update(ctx, w.actors["mia"], w.ids["miaProduct"], map[string]any{"stock": 5})
+					repair()
+					after := w.snapshot(t)
+					changed := !maps.Equal(before, after)
+					switch m {
+					case events.ModeThrow:
+						if err == nil || changed {
+							t.Errorf("throw: got error %v and change %v, want an error and no change", err, changed)
+						}
+					default:
+						if err != nil || !changed {
+							t.Errorf("silent: got error %v and change %v, want no error and the change", err, changed)
+						}
+					}
+					if n := w.count(t, "kit_events"); n != 0 {
+						t.Errorf("events: got %d, want 0", n)
+					}
+					if h := w.tr.Health(); h.Total != 1 || h.Failed != 1 || !strings.Contains(h.LastError, cause) {
+						t.Errorf("health: got %+v, want 1 attempt and 1 failure with %q", h, cause)
+					}
+					// The next change commits with its event, the name looked up.
+					if _, err := w.k.Records("shopProducts").Update(ctx, w.actors["mia"], w.ids["miaProduct"], map[string]any{"stock": 6}); err != nil {
+						t.Fatal(err)
+					}
+					if got := w.stored(t); len(got) != 1 || got[0].UserName != "Mia" {
+						t.Errorf("events after the repair: got %+v, want one by Mia", got)
+					}
+				})
+			}
+		}
 	})
 }

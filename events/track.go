@@ -39,29 +39,96 @@ func (t *Tracker) onMutation(ctx context.Context, tx bun.Tx, m *kit.Mutation) er
 	return nil
 }
 
+// savepoint is the savepoint trackTx writes in. trackTx releases it
+// before it returns, so the fixed name never nests.
+const savepoint = "kit_events_track"
+
 // trackTx builds the mutation's events and inserts them through tx. In
 // ModeThrow a failure fails the transaction; in the other modes the work
 // (the user lookup and the insert) runs in a savepoint that a failure
 // rolls back to, so the change can still commit: on PostgreSQL a failed
 // statement would otherwise abort the whole transaction.
+//
+// Opening the savepoint, inserting and releasing it go to the database as
+// one statement string, one round trip instead of three, unless the user
+// lookup must read through tx: the savepoint is then opened first, on its
+// own, so that the lookup runs inside it.
 func (t *Tracker) trackTx(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
 	if t.cfg.mode() == ModeThrow {
 		return t.buildAndInsert(ctx, tx, m, nil)
 	}
-	sp, err := tx.BeginTx(ctx, nil)
-	if err != nil {
-		return &savepointError{err}
-	}
-	if err := t.buildAndInsert(ctx, sp, m, nil); err != nil {
-		if rerr := sp.Rollback(); rerr != nil {
-			return &savepointError{errors.Join(err, rerr)}
+	opened := false
+	if t.looksUpUser(ctx, m.UserID) {
+		if _, err := tx.NewRaw("SAVEPOINT " + savepoint).Exec(ctx); err != nil {
+			return &savepointError{err}
 		}
-		return err
+		opened = true
 	}
-	if err := sp.Commit(); err != nil {
-		return &savepointError{err}
+	sent, err := t.buildAndInsertInSavepoint(ctx, tx, m, opened)
+	if err == nil {
+		return nil
 	}
-	return nil
+	if !opened && !sent {
+		return err // nothing reached the database
+	}
+	// The combined statement stops at its first failure: the savepoint is
+	// there unless opening it failed, and then the transaction is lost.
+	if _, rerr := tx.NewRaw("ROLLBACK TO SAVEPOINT " + savepoint + "; RELEASE SAVEPOINT " + savepoint).Exec(ctx); rerr != nil {
+		return &savepointError{errors.Join(err, rerr)}
+	}
+	return err
+}
+
+// buildAndInsertInSavepoint builds the mutation's events and inserts them
+// through tx in the savepoint: opening it first unless opened, and
+// releasing it, in the insert's own statement string (with no event to
+// insert, it only releases an opened savepoint). sent reports whether that
+// statement reached the database. A panic becomes an error.
+func (t *Tracker) buildAndInsertInSavepoint(ctx context.Context, tx bun.Tx, m *kit.Mutation, opened bool) (sent bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("events: panic while tracking: %v", p)
+		}
+	}()
+	evs, err := t.build(ctx, tx, m, nil)
+	if err != nil {
+		return false, err
+	}
+	rows, err := rowsOf(evs)
+	if err != nil {
+		return false, err
+	}
+	var query []byte
+	if !opened {
+		if len(rows) == 0 {
+			return false, nil
+		}
+		query = append(query, "SAVEPOINT "+savepoint+"; "...)
+	}
+	if len(rows) > 0 {
+		if query, err = tx.NewInsert().Model(&rows).AppendQuery(t.k.DB().QueryGen(), query); err != nil {
+			return false, fmt.Errorf("events: insert: %w", err)
+		}
+		query = append(query, "; "...)
+	}
+	query = append(query, "RELEASE SAVEPOINT "+savepoint...)
+	// bun.Safe: the values are already in the text; nothing is to be
+	// formatted again.
+	if _, err := tx.NewRaw("?", bun.Safe(query)).Exec(ctx); err != nil {
+		return true, fmt.Errorf("events: insert: %w", err)
+	}
+	return true, nil
+}
+
+// looksUpUser reports whether build looks the acting user's name up in
+// the Directory (which, for kit's own store, reads through the
+// transaction): when the snapshot is on and the name is not in ctx.
+func (t *Tracker) looksUpUser(ctx context.Context, userID string) bool {
+	if t.cfg.NoUserNameSnapshot || userID == "" {
+		return false
+	}
+	u, ok := teamauth.UserFrom(ctx)
+	return !ok || u.ID != userID
 }
 
 // buildAndInsert builds the mutation's events and inserts them through db.
