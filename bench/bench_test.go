@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/collectionkit/kit/internal/testdb"
+)
+
+// TestMain lets the test binary stand in for the bench binary: the server
+// children the benchmark starts are this binary with KITBENCH_CHILD set.
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		os.Exit(serveMain(os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+// runSmall runs the whole program in-process with tiny settings and checks
+// the report: a row per server and workload, answers without errors, the
+// same search results on both servers.
+func runSmall(t *testing.T, extra ...string) string {
+	t.Helper()
+	outFile := filepath.Join(t.TempDir(), "report.md")
+	args := append([]string{"--rows", "300", "--duration", "300ms", "--conns", "4", "--out", outFile}, extra...)
+	var stdout, stderr bytes.Buffer
+	if err := run(t.Context(), args, &stdout, &stderr); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	report := stdout.String()
+	if written, err := os.ReadFile(outFile); err != nil || string(written) != report {
+		t.Errorf("--out file differs from stdout (err %v)", err)
+	}
+	rows := tableRows(report)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if len(r) != 14 {
+			t.Fatalf("row %q has %d cells, want 14", r, len(r))
+		}
+		seen[r[0]+"/"+r[1]] = true
+		if rate, err := strconv.ParseFloat(r[2], 64); err != nil || rate <= 0 {
+			t.Errorf("%s/%s: req/s %q", r[0], r[1], r[2])
+		}
+		if r[10] != "0" {
+			t.Errorf("%s/%s: %s errors\n%s", r[0], r[1], r[10], report)
+		}
+		if r[1] == "kit" && !strings.HasSuffix(r[6], "x") {
+			t.Errorf("%s/kit: no kit/raw ratio: %q", r[0], r[6])
+		}
+	}
+	for _, w := range allWorkloads {
+		for _, s := range servers {
+			if !seen[w+"/"+s] {
+				t.Errorf("no row for %s/%s", w, s)
+			}
+		}
+	}
+	if len(rows) != len(allWorkloads)*len(servers) {
+		t.Errorf("%d rows, want %d", len(rows), len(allWorkloads)*len(servers))
+	}
+	for _, want := range []string{"search results identical: yes", "list and filter results identical: yes"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("report lacks %q:\n%s", want, report)
+		}
+	}
+	return report
+}
+
+func TestBenchSQLite(t *testing.T) {
+	report := runSmall(t)
+	if !strings.Contains(report, "kit: embedded SQLite") {
+		t.Errorf("report does not name the engine:\n%s", report)
+	}
+}
+
+func TestBenchPostgres(t *testing.T) {
+	dsn := testdb.PostgresDSN(t)
+	report := runSmall(t, "--db", dsn)
+	if !strings.Contains(report, "kit: PostgreSQL") {
+		t.Errorf("report does not name the engine:\n%s", report)
+	}
+}
+
+func TestDatasetIsDeterministic(t *testing.T) {
+	a, b := newDataset(500), newDataset(500)
+	if len(a.Main) != 500 || len(a.Other) != 50 {
+		t.Fatalf("rows: %d + %d", len(a.Main), len(a.Other))
+	}
+	for i := range a.Main {
+		if a.Main[i] != b.Main[i] {
+			t.Fatalf("row %d differs between runs", i)
+		}
+	}
+	for _, term := range a.Terms {
+		if n := a.Matches(term); n > len(a.Main)/10 {
+			t.Errorf("term %q hits %d of %d rows; search terms should hit a small share", term, n, len(a.Main))
+		}
+	}
+	if n := a.Matches("xylophone"); n != 0 {
+		t.Errorf("xylophone hits %d rows, want none", n)
+	}
+}
+
+func TestParseCents(t *testing.T) {
+	for in, want := range map[string]int64{"12.34": 1234, "12.3": 1230, "12": 1200, "0.05": 5, "-1.50": -150, "99999999.99": 9999999999} {
+		if got, err := parseCents(in); err != nil || got != want {
+			t.Errorf("parseCents(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", ".5", "1.", "1.234", "123456789", "1e3", "abc", "--1"} {
+		if _, err := parseCents(bad); err == nil {
+			t.Errorf("parseCents(%q) accepted", bad)
+		}
+	}
+	if got := centsString(-150); got != "-1.50" {
+		t.Errorf("centsString(-150) = %q", got)
+	}
+}

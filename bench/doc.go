@@ -1,0 +1,113 @@
+// Command bench is kit's load harness: it serves the same data with kit
+// and with a hand-written baseline, drives the same HTTP load at each in
+// turn and prints one markdown table comparing them.
+//
+//	go run ./bench                                   # 20,000 rows, 10 s per workload, 32 connections
+//	go run ./bench --rows 100000 --workloads search,list
+//	go run ./bench --db postgres://user@127.0.0.1:5432/db?sslmode=disable
+//	go run ./bench --duration 3s --cpuprofile /tmp/prof   # then: go tool pprof /tmp/prof/kit-list.pprof
+//
+// # What it measures
+//
+// One collection, products in layer shop (title required, sku unique,
+// description, price decimal(10,2), stock number indexed, isActive),
+// fetched restfully. The loaded team acme holds --rows products and team
+// globex a tenth as many, so every query has to be team-scoped. Titles
+// and descriptions come from a seeded pseudo-word generator; the search
+// terms are marker words put into a planned share of the rows (2%, 0.5%,
+// 0.1%, none) plus two ordinary words, and the report prints the exact
+// share each one hits.
+//
+// Two servers answer the same routes with the same JSON shapes:
+//
+//   - kit: kit.New with the products definition, k.Handler() mounted at
+//     /api/, a bearer API token from kit's own token table, a user who
+//     owns both teams. Everything the specification asks runs: token
+//     lookup, team and membership resolution, query parsing, JSON Schema
+//     validation, the unique check, the mutation hook path (no listeners
+//     registered).
+//   - raw: net/http + database/sql + modernc.org/sqlite, written the way
+//     a careful developer would for this one table (raw.go): the same
+//     DSN pragmas (busy_timeout, WAL, synchronous NORMAL, foreign keys,
+//     _txlock=immediate) and pool of 8, the same table shape and indexes
+//     ((team_id, created_at, id), unique (team_id, sku), (team_id,
+//     stock)), a static bearer token and a fixed set of team ids, lists
+//     with a total count newest first, LIKE '%term%' ESCAPE search over
+//     title, sku and description, filters on price and stock, minimal
+//     body validation, UPDATE ... RETURNING. It is the practical ceiling
+//     of a Go + SQLite stack: idiomatic, not pessimized, not heroic. The
+//     shape differences are those a hand-written table would have: on
+//     SQLite the price is integer cents (kit: an order-preserving decimal
+//     text) and the stock an integer (kit: REAL).
+//
+// Both are seeded with identical rows before anything is timed: kit
+// through its Go record API (so each row is exactly what kit writes), the
+// baseline with SQL copying the stored ids, timestamps and values. Before
+// the load, both servers answer the same list requests (each search term,
+// pages 1 and 2 of 100; list pages; each filter) and the report says
+// whether the totals and the ids, in order, are identical, and whether the
+// search totals equal the generator's own count.
+//
+// The workloads are list (pages 1 to 10 of 20, newest first, with the
+// total count), search (the terms in turn), filter (stock and price
+// ranges), get (random ids by /{id}), create, update (price and stock of
+// random records) and delete (every record of the team once, in a fixed
+// shuffled order; the run ends early when they are gone, marked "(all)").
+//
+// # How it runs
+//
+// Every server runs in a child process of its own: the bench binary
+// re-executed with the hidden --serve kit|raw mode, listening on
+// 127.0.0.1:0. Each workload runs --rounds times per server (default 2)
+// for duration/rounds each, the servers alternating (kit then raw, raw
+// then kit, ...) so that background load on a shared machine falls on
+// both alike; the rounds are merged into one row. A fresh child serves
+// each round, started after the database was put back to the seeded copy
+// (a file copy on SQLite; TRUNCATE and INSERT ... SELECT on PostgreSQL),
+// so every round of every server starts from the same rows, and the
+// child's peak RSS (VmHWM from /proc/<pid>/status, read after the timed
+// run) belongs to that workload alone. A warm-up (duration/5, at most
+// 2 s, not timed) precedes each timed round. Neither database is
+// ANALYZEd on SQLite (kit does not, so the baseline does not either);
+// the query plans are the same on both.
+//
+// The load generator is the benchmark process itself: a Go net/http
+// client with --conns keep-alive connections (MaxIdleConnsPerHost =
+// conns), each a worker sending its next request as soon as the previous
+// answer is read (a closed loop), until --duration has passed or
+// --max-requests were sent. On this 2-core machine an external tool would
+// need a Debian package (wrk is not installed), so the generator is Go,
+// kept to its own share of the CPU: GOMAXPROCS=1 (--gen-procs) and, with
+// --pin auto (the default on 2 or more CPUs), its threads are pinned to
+// the first CPU and the server child's threads to the others with
+// sched_setaffinity, as `taskset -a -p` does, the child's GOMAXPROCS
+// matching its CPUs. Neither can starve the other; on 2 CPUs each server
+// gets exactly one core. --pin none lets the scheduler place everything
+// (the server may then use both cores, in competition with the
+// generator). PostgreSQL's own processes are not pinned.
+//
+// # Reading the table
+//
+// One row per workload and server, its rounds merged: req/s over the
+// timed runs, p50 and p99 latency as the client saw it (queueing
+// included: 32 connections on a server that works on 8 database
+// connections wait their turn), the highest peak RSS of the server's
+// children, and on kit's rows the kit/raw ratios of req/s, p99 and peak
+// RSS. requests and errors count the timed runs (any answer other than
+// the workload's success status is an error; the first is printed). The
+// CPU columns say where the time went, in % of one core: the server child
+// (plus PostgreSQL's processes with --db), the generator, and every other
+// process on the machine. The last one is there because this machine is
+// shared: when it is high the row's figures are disturbed and the report
+// warns; run again when the machine is quiet. A generator near 100% would
+// mean the generator, not the server, is the limit.
+//
+// With --db postgres://..., kit runs on PostgreSQL through
+// internal/pgopen (pgx stdlib, simple protocol, pool of 20) and so does
+// the baseline (numeric(10,2), timestamptz, ILIKE), each in a schema of
+// its own that is dropped at the end.
+//
+// --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
+// CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
+// (go tool pprof merges several: go tool pprof DIR/kit-list-*.pprof).
+package main

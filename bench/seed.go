@@ -1,0 +1,384 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/internal/pgopen"
+	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// fixture is the seeded data of both servers and how to reach it: the
+// same rows (same ids, timestamps and values) in kit's database and in the
+// raw baseline's, each with a pristine copy every workload starts from.
+type fixture struct {
+	pg  bool
+	dsn string
+	// SQLite: the working files the children open and their seeded copies.
+	kitPath, rawPath, kitSeed, rawSeed string
+	// PostgreSQL: one schema per server, dropped by cleanup.
+	kitSchema, rawSchema string
+
+	kitToken, rawToken    string
+	userID                string
+	teamID, otherTeamID   string
+	teamSlug, otherSlug   string
+	ids                   []string // the loaded team's record ids
+	seedKitTook, seedTook time.Duration
+}
+
+// seed stores ds in kit through its Go record API (so every row is what
+// kit itself writes) and copies the stored rows into the raw baseline's
+// table with SQL.
+func seed(ctx context.Context, dir, dsn string, ds *dataset, progress io.Writer) (_ *fixture, err error) {
+	fx := &fixture{pg: dsn != "", dsn: dsn}
+	var kdb, rdb *bun.DB
+	if fx.pg {
+		suffix := randomHex(4)
+		fx.kitSchema, fx.rawSchema = "kitbench_"+suffix+"_kit", "kitbench_"+suffix+"_raw"
+		admin, err := pgopen.Open(ctx, dsn, pgopen.Options{MaxOpenConns: 2})
+		if err != nil {
+			return nil, err
+		}
+		defer admin.Close()
+		for _, s := range []string{fx.kitSchema, fx.rawSchema} {
+			if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+s); err != nil {
+				return nil, err
+			}
+		}
+		defer func() {
+			if err != nil {
+				fx.cleanup()
+			}
+		}()
+		if kdb, err = pgopen.Open(ctx, dsn, pgopen.Options{SearchPath: fx.kitSchema}); err != nil {
+			return nil, err
+		}
+		defer kdb.Close()
+		if rdb, err = pgopen.Open(ctx, dsn, pgopen.Options{SearchPath: fx.rawSchema}); err != nil {
+			return nil, err
+		}
+		defer rdb.Close()
+	} else {
+		fx.kitPath, fx.rawPath = filepath.Join(dir, "kit.db"), filepath.Join(dir, "raw.db")
+		fx.kitSeed, fx.rawSeed = fx.kitPath+".seed", fx.rawPath+".seed"
+	}
+
+	start := time.Now()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	k, err := openKit(fx.kitPath, kdb, quiet)
+	if err != nil {
+		return nil, fmt.Errorf("open kit: %w", err)
+	}
+	defer func() {
+		if k != nil {
+			k.Close()
+		}
+	}()
+	stored, err := fx.seedKit(ctx, k, ds, progress)
+	if err != nil {
+		return nil, err
+	}
+	fx.seedKitTook = time.Since(start)
+	if !fx.pg {
+		if _, err := k.DB().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			return nil, err
+		}
+	}
+	if err := k.Close(); err != nil {
+		return nil, err
+	}
+	k = nil
+
+	var raw *sql.DB
+	if fx.pg {
+		raw = rdb.DB
+	} else {
+		if raw, err = openRawSQLite(fx.rawPath); err != nil {
+			return nil, err
+		}
+		defer raw.Close()
+	}
+	if err := fx.seedRaw(ctx, raw, stored); err != nil {
+		return nil, fmt.Errorf("seed raw: %w", err)
+	}
+	if fx.pg {
+		for _, db := range []*bun.DB{kdb, rdb} {
+			if _, err := db.ExecContext(ctx, "CREATE TABLE bench_seed AS TABLE shop_products"); err != nil {
+				return nil, err
+			}
+		}
+	} else {
+		if _, err := raw.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			return nil, err
+		}
+		if err := raw.Close(); err != nil {
+			return nil, err
+		}
+		if err := copyFile(fx.kitPath, fx.kitSeed); err != nil {
+			return nil, err
+		}
+		if err := copyFile(fx.rawPath, fx.rawSeed); err != nil {
+			return nil, err
+		}
+	}
+	fx.seedTook = time.Since(start)
+	return fx, nil
+}
+
+// storedRow is a record as kit stored it, for the raw copy.
+type storedRow struct {
+	p                    product
+	id, team             string
+	createdAt, updatedAt time.Time
+}
+
+func (fx *fixture) seedKit(ctx context.Context, k *kit.Kit, ds *dataset, progress io.Writer) ([]storedRow, error) {
+	acc := k.Accounts()
+	team, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		return nil, err
+	}
+	other, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Globex", Slug: "globex"})
+	if err != nil {
+		return nil, err
+	}
+	user, err := acc.CreateUser(ctx, teamauth.User{Name: "Bench", Email: "bench@example.com"})
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range []string{team.ID, other.ID} {
+		if _, err := acc.AddMember(ctx, t, user.ID, teamauth.RoleOwner); err != nil {
+			return nil, err
+		}
+	}
+	if fx.kitToken, _, err = acc.CreateToken(ctx, user.ID, "bench"); err != nil {
+		return nil, err
+	}
+	fx.rawToken = "raw-" + randomHex(16)
+	fx.userID, fx.teamID, fx.otherTeamID = user.ID, team.ID, other.ID
+	fx.teamSlug, fx.otherSlug = team.Slug, other.Slug
+
+	type job struct {
+		i    int
+		team string
+		p    product
+	}
+	all := len(ds.Main) + len(ds.Other)
+	out := make([]storedRow, all)
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	done := 0
+	recs := k.Records(productsKey)
+	// A few writers: SQLite serializes them anyway, PostgreSQL gains from
+	// the overlap.
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				rec, err := recs.Create(ctx, kit.Actor{UserID: user.ID, TeamID: j.team, Role: teamauth.RoleOwner}, map[string]any{
+					"title": j.p.Title, "sku": j.p.SKU, "description": j.p.Description,
+					"price": j.p.PriceString(), "stock": float64(j.p.Stock), "isActive": j.p.IsActive,
+				})
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				if err == nil {
+					out[j.i] = storedRow{p: j.p, id: rec["id"].(string), team: j.team,
+						createdAt: rec["createdAt"].(time.Time), updatedAt: rec["updatedAt"].(time.Time)}
+				}
+				done++
+				if progress != nil && done%10000 == 0 {
+					fmt.Fprintf(progress, "seeded %d of %d rows into kit\n", done, all)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := 0; i < all; i++ {
+		j := job{i: i, team: team.ID}
+		if i < len(ds.Main) {
+			j.p = ds.Main[i]
+		} else {
+			j.p, j.team = ds.Other[i-len(ds.Main)], other.ID
+		}
+		mu.Lock()
+		failed := firstErr != nil
+		mu.Unlock()
+		if failed {
+			break
+		}
+		jobs <- j
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, fmt.Errorf("seed kit: %w", firstErr)
+	}
+	fx.ids = make([]string, len(ds.Main))
+	for i := range ds.Main {
+		fx.ids[i] = out[i].id
+	}
+	return out, nil
+}
+
+func (fx *fixture) seedRaw(ctx context.Context, db *sql.DB, rows []storedRow) error {
+	for _, stmt := range rawSchema(fx.pg) {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	q := &rawQuery{pg: fx.pg}
+	q.sql("INSERT INTO shop_products (" + rawColumns + ") VALUES (")
+	for i := range 13 {
+		if i > 0 {
+			q.sql(", ")
+		}
+		q.arg(nil)
+	}
+	q.sql(")")
+	stmt, err := tx.PrepareContext(ctx, q.sb.String())
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	s := &rawServer{pg: fx.pg}
+	ts := func(t time.Time) any {
+		if fx.pg {
+			return t
+		}
+		return t.UTC().Format(rawTimeLayout)
+	}
+	for _, r := range rows {
+		if _, err := stmt.ExecContext(ctx, r.id, r.team, fx.userID, r.p.Title, r.p.SKU, r.p.Description,
+			s.price(r.p.PriceCents), r.p.Stock, r.p.IsActive, ts(r.createdAt), ts(r.updatedAt), fx.userID, fx.userID); err != nil {
+			return err
+		}
+	}
+	// No ANALYZE: kit does not run it on SQLite either, so both servers'
+	// query planners work without statistics (PostgreSQL's restore
+	// analyzes both).
+	return tx.Commit()
+}
+
+// restore puts the seeded data back before a server starts, so every
+// workload of every server starts from the same rows.
+func (fx *fixture) restore(ctx context.Context, server string) error {
+	if !fx.pg {
+		path, seedPath := fx.kitPath, fx.kitSeed
+		if server == "raw" {
+			path, seedPath = fx.rawPath, fx.rawSeed
+		}
+		for _, suffix := range []string{"-wal", "-shm"} {
+			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+		}
+		return copyFile(seedPath, path)
+	}
+	schema := fx.kitSchema
+	if server == "raw" {
+		schema = fx.rawSchema
+	}
+	db, err := pgopen.Open(ctx, fx.dsn, pgopen.Options{SearchPath: schema, MaxOpenConns: 1})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, stmt := range []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed", "VACUUM ANALYZE shop_products"} {
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("restore %s: %s: %w", server, stmt, err)
+		}
+	}
+	return nil
+}
+
+// cleanup drops the PostgreSQL schemas; SQLite files go with the
+// temporary directory.
+func (fx *fixture) cleanup() {
+	if !fx.pg {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	db, err := pgopen.Open(ctx, fx.dsn, pgopen.Options{MaxOpenConns: 1})
+	if err != nil {
+		return
+	}
+	defer db.Close()
+	for _, s := range []string{fx.kitSchema, fx.rawSchema} {
+		_, _ = db.ExecContext(ctx, "DROP SCHEMA IF EXISTS "+s+" CASCADE")
+	}
+}
+
+// serverArgs are the --serve arguments of a child for server.
+func (fx *fixture) serverArgs(server string) []string {
+	args := []string{"--serve", server}
+	switch {
+	case fx.pg && server == "kit":
+		args = append(args, "--db", fx.dsn, "--schema", fx.kitSchema)
+	case fx.pg:
+		args = append(args, "--db", fx.dsn, "--schema", fx.rawSchema)
+	case server == "kit":
+		args = append(args, "--sqlite", fx.kitPath)
+	default:
+		args = append(args, "--sqlite", fx.rawPath)
+	}
+	if server == "raw" {
+		args = append(args, "--token", fx.rawToken, "--user", fx.userID, "--teams", fx.teamID+","+fx.otherTeamID)
+	}
+	return args
+}
+
+// token is the bearer token of server.
+func (fx *fixture) token(server string) string {
+	if server == "raw" {
+		return fx.rawToken
+	}
+	return fx.kitToken
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
