@@ -207,8 +207,11 @@ func deleteBatches(ctx context.Context, db bun.IDB, limit, batch int, where func
 // and then every interval (default one hour when interval <= 0), in a
 // goroutine, until ctx is done; the returned channel is closed when the
 // loop has stopped. With Retention.Disabled it runs nothing and returns a
-// closed channel. Each run goes through Retention.Lock when set, the seam
-// for instances sharing one database. Results and errors are logged.
+// closed channel. Without Retention.Lock each run first claims the period
+// with kit.ClaimPeriod, so instances sharing one database clean up once
+// per interval between them (and a lone instance every interval); with
+// Retention.Lock each run goes through it instead. Results and errors are
+// logged.
 func (t *Tracker) StartRetention(ctx context.Context, interval time.Duration) <-chan struct{} {
 	done := make(chan struct{})
 	if t.cfg.Retention.Disabled {

@@ -68,10 +68,15 @@
 //   - [ModeToast] (default): as silent; with kit.Config.Dev on the response
 //     also carries an X-Kit-Event-Warning header ([WarningHeader]).
 //
-// In silent and toast modes the insert runs in a savepoint, so that on
-// PostgreSQL, where a failed statement aborts the whole transaction, the
-// change can still commit. When even the rollback to the savepoint fails
-// the transaction is unusable and the mutation fails whatever the mode.
+// In silent and toast modes a failure must leave the mutation's
+// transaction usable. On PostgreSQL, where a failed statement aborts the
+// whole transaction, the insert runs in a savepoint (opened, used and
+// released in one round trip) that a failure rolls back to. On SQLite a
+// failed statement undoes only itself, so there is no savepoint (it would
+// cost about 15 % of a create); after a failure a probe tells whether the
+// failure took the whole transaction with it (an I/O error, a full disk,
+// an interrupt). When the transaction is lost, or the rollback to the
+// savepoint fails, the mutation fails whatever the mode.
 // Every attempt and failure is counted in the [Health] record
 // ([Tracker.Health], and GET /api/kit-events/health for super-admins).
 //
@@ -98,8 +103,10 @@
 // [Tracker.CleanupOldEvents] deletes, over all teams, the events older
 // than the retention days, then the oldest ones beyond the maximum count,
 // in short batched statements; DryRun reports the same numbers and deletes
-// nothing. [Tracker.StartRetention] runs it periodically; Retention.Lock is
-// the seam for instances sharing a database. [Command] is the
+// nothing. [Tracker.StartRetention] runs it periodically: instances
+// sharing a database claim each period through kit's periodic record
+// ([kit.Kit.ClaimPeriod]), so they clean up once per interval between
+// them; Retention.Lock replaces that claim with your own. [Command] is the
 // "kit events cleanup [--dry-run]" command line.
 //
 // # Storage

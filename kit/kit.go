@@ -204,6 +204,7 @@ func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
 		k.reg.Store(prev)
 		return fmt.Errorf("kit: schema sync: %w", err)
 	}
+	k.store.Warm(ctx, reg)
 	k.defs = defs
 	k.lint = warnings
 	for _, w := range warnings {
@@ -275,6 +276,7 @@ func (k *Kit) Close() error {
 	if k.closed.Swap(true) {
 		return nil
 	}
+	k.store.Close()
 	return k.closeDB()
 }
 

@@ -132,6 +132,18 @@ func (a *Auth) ResolveTeamAndCheckMembership(r *http.Request) (*Access, error) {
 		return nil, ErrTeamMissing
 	}
 	ctx := r.Context()
+	if f, ok := a.Directory.(TeamMembershipFinder); ok {
+		team, m, err := f.TeamAndMembership(ctx, idOrSlug, u.ID)
+		switch {
+		case err != nil:
+			return nil, err
+		case team == nil:
+			return nil, ErrTeamNotFound
+		case m == nil:
+			return nil, ErrNotMember
+		}
+		return &Access{Team: team, User: u, Membership: m}, nil
+	}
 	team, err := a.Directory.Team(ctx, idOrSlug)
 	if err != nil {
 		return nil, err

@@ -3,12 +3,13 @@ package teamauth
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
 // Store is the default [Directory]: users, teams, members and tokens in
@@ -21,6 +22,7 @@ import (
 // concurrent use.
 type Store struct {
 	db  *bun.DB
+	run *sqlexec.Runner
 	now func() time.Time // the clock; tests replace it
 }
 
@@ -31,7 +33,7 @@ var (
 
 // NewStore returns a Store on db.
 func NewStore(db *bun.DB) *Store {
-	return &Store{db: db, now: time.Now}
+	return &Store{db: db, run: sqlexec.New(db), now: time.Now}
 }
 
 // clock returns the current time in UTC, at the microsecond precision
@@ -201,54 +203,6 @@ func dropTables(ctx context.Context, db *bun.DB) error {
 		}
 		return nil
 	})
-}
-
-// Team returns the team whose id or slug is idOrSlug, or ErrTeamNotFound.
-// A value in the canonical 36-character UUID form (any case) is looked up
-// as an id, anything else as a slug; slugs are never UUID-shaped, so the two
-// cannot be confused.
-func (s *Store) Team(ctx context.Context, idOrSlug string) (*Team, error) {
-	row := new(teamRow)
-	q := s.db.NewSelect().Model(row)
-	if id, ok := canonicalUUID(idOrSlug); ok {
-		q = q.Where("t.id = ?", id)
-	} else {
-		q = q.Where("t.slug = ?", idOrSlug)
-	}
-	if err := q.Limit(1).Scan(ctx); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, ErrTeamNotFound
-		}
-		return nil, fmt.Errorf("teamauth: find team: %w", err)
-	}
-	return row.team(), nil
-}
-
-// User returns the user with the given id, or ErrUserNotFound.
-func (s *Store) User(ctx context.Context, id string) (*User, error) {
-	row := new(userRow)
-	if err := s.db.NewSelect().Model(row).Where("u.id = ?", id).Scan(ctx); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, ErrUserNotFound
-		}
-		return nil, fmt.Errorf("teamauth: find user: %w", err)
-	}
-	return row.user(), nil
-}
-
-// Membership returns the membership of the user in the team (by team id,
-// not slug), or ErrNotMember.
-func (s *Store) Membership(ctx context.Context, teamID, userID string) (*Membership, error) {
-	row := new(memberRow)
-	err := s.db.NewSelect().Model(row).
-		Where("m.team_id = ?", teamID).Where("m.user_id = ?", userID).Scan(ctx)
-	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, ErrNotMember
-		}
-		return nil, fmt.Errorf("teamauth: find membership: %w", err)
-	}
-	return row.membership(), nil
 }
 
 // CreateTeam stores a new team and returns it as stored.

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -106,45 +104,4 @@ func (s *Store) Tokens(ctx context.Context, userID string) ([]Token, error) {
 		out[i] = *rows[i].token()
 	}
 	return out, nil
-}
-
-// UserByToken returns the user a plaintext token belongs to; it implements
-// [TokenVerifier]. A malformed, unknown or revoked token is ErrInvalidToken
-// (which errors.Is matches as ErrUnauthorized). The token's last use is
-// recorded, at most once a minute. The user is returned even when banned:
-// refusing banned users is the authenticator chain's job.
-func (s *Store) UserByToken(ctx context.Context, plaintext string) (*User, error) {
-	if !wellFormedToken(plaintext) {
-		return nil, ErrInvalidToken
-	}
-	// One query for the token and its user: this runs on every request.
-	var row struct {
-		userRow    `bun:",extend"`
-		TokenID    string     `bun:"token_id,scanonly"`
-		RevokedAt  *time.Time `bun:"token_revoked_at,scanonly"`
-		LastUsedAt *time.Time `bun:"token_last_used_at,scanonly"`
-	}
-	err := s.db.NewSelect().Model(&row).
-		ColumnExpr("u.*").
-		ColumnExpr("k.id AS token_id, k.revoked_at AS token_revoked_at, k.last_used_at AS token_last_used_at").
-		Join("JOIN kit_tokens AS k ON k.user_id = u.id").
-		Where("k.token_hash = ?", hashToken(plaintext)).
-		Scan(ctx)
-	if err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, ErrInvalidToken
-		}
-		return nil, fmt.Errorf("teamauth: find token: %w", err)
-	}
-	if row.RevokedAt != nil {
-		return nil, ErrInvalidToken
-	}
-	if now := s.clock(); row.LastUsedAt == nil || now.Sub(*row.LastUsedAt) >= lastUsedEvery {
-		_, err := s.db.NewUpdate().Model((*tokenRow)(nil)).
-			Set("last_used_at = ?", now).Where("id = ?", row.TokenID).Exec(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("teamauth: record token use: %w", err)
-		}
-	}
-	return row.user(), nil
 }

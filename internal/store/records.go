@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
 // Record is a stored record keyed by JSON field name, values canonical
@@ -30,7 +31,7 @@ func selectList(c *collections.Collection) string {
 }
 
 func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Collection, query string, args ...any) ([]Record, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
+	rows, err := s.query(ctx, db, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: query %s: %w", c.Table, err)
 	}
@@ -64,8 +65,7 @@ func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Coll
 
 // Get returns the record id of team teamID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
-	recs, err := s.scanRecords(ctx, db, c, q, teamID, id)
+	recs, err := s.scanRecords(ctx, db, c, getSQL(c), teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 		return []Record{}, nil
 	}
 	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" IN (?)`
-	recs, err := s.scanRecords(ctx, db, c, q, teamID, bun.In(ids))
+	recs, err := s.scanRecords(ctx, db, c, q, teamID, inListOf(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -130,8 +130,8 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 		marks = append(marks, "?")
 		args = append(args, ev)
 	}
-	q := "INSERT INTO " + quote(c.Table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
-	if _, err := db.ExecContext(ctx, q, args...); err != nil {
+	q := insertSQLFor(c.Table, cols, marks)
+	if _, err := s.exec(ctx, db, q, args...); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table, err))
 	}
 	return nil
@@ -159,7 +159,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 	}
 	args = append(args, teamID, id)
 	q := "UPDATE " + quote(c.Table) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
-	res, err := db.ExecContext(ctx, q, args...)
+	res, err := s.exec(ctx, db, q, args...)
 	if err != nil {
 		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table, err))
 	}
@@ -171,7 +171,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 
 // Delete removes record id of team teamID, or reports ErrNotFound.
 func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) error {
-	res, err := db.ExecContext(ctx, "DELETE FROM "+quote(c.Table)+` WHERE "team_id" = ? AND "id" = ?`, teamID, id)
+	res, err := s.exec(ctx, db, deleteSQL(c), teamID, id)
 	if err != nil {
 		err = classify(fmt.Errorf("store: delete %s: %w", c.Table, err))
 		var ce *ConstraintError
@@ -189,7 +189,7 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 // Exists reports whether team teamID has a record id in c.
 func (s *Store) Exists(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (bool, error) {
 	var n int
-	err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(c.Table)+` WHERE "team_id" = ? AND "id" = ?`, teamID, id).Scan(&n)
+	err := s.queryRow(ctx, db, existsSQL(c), teamID, id).Scan(&n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("store: look up %s: %w", c.Table, err)
 	}
@@ -205,7 +205,7 @@ func (s *Store) Taken(ctx context.Context, db bun.IDB, c *collections.Collection
 	}
 	var n int
 	q := "SELECT count(*) FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + ` = ? AND "id" <> ?`
-	if err := db.QueryRowContext(ctx, q, teamID, ev, exceptID).Scan(&n); err != nil {
+	if err := s.queryRow(ctx, db, q, teamID, ev, exceptID).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table, a.Column, err)
 	}
 	return n > 0, nil
@@ -225,7 +225,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	}
 	from := " FROM " + quote(c.Table) + " WHERE " + where
 	var total int
-	if err := db.QueryRowContext(ctx, "SELECT count(*)"+from, args...).Scan(&total); err != nil {
+	if err := s.queryRow(ctx, db, "SELECT count(*)"+from, args...).Scan(&total); err != nil {
 		return Page{}, fmt.Errorf("store: count %s: %w", c.Table, err)
 	}
 	page := Page{Total: total, Records: []Record{}}
@@ -373,7 +373,7 @@ func (s *Store) where(c *collections.Collection, teamID string, q collections.Li
 	args := []any{teamID}
 	if q.IDs != nil {
 		parts = append(parts, `"id" IN (?)`)
-		args = append(args, bun.In(q.IDs))
+		args = append(args, inListOf(q.IDs))
 	}
 	if q.Search != "" {
 		if s.usesFTS(c, q.Search) {
@@ -430,9 +430,9 @@ func (s *Store) condition(cond collections.Condition) (string, []any, error) {
 			ev[i] = e
 		}
 		if cond.Op == collections.OpIn {
-			return col + " IN (?)", []any{bun.In(ev)}, nil
+			return col + " IN (?)", []any{inList(ev)}, nil
 		}
-		return "(" + col + " IS NULL OR " + col + " NOT IN (?))", []any{bun.In(ev)}, nil
+		return "(" + col + " IS NULL OR " + col + " NOT IN (?))", []any{inList(ev)}, nil
 	}
 	v, err := enc(cond.Value)
 	if err != nil {
@@ -450,4 +450,36 @@ func (s *Store) condition(cond collections.Condition) (string, []any, error) {
 		return "", nil, fmt.Errorf("store: unsupported operator %q", cond.Op)
 	}
 	return col + " " + op + " ?", []any{v}, nil
+}
+
+// inListOf makes a list argument of strings.
+func inListOf(ids []string) inList { return sqlexec.Strings(ids) }
+
+// The fixed-shape statements of the record paths (see Warm).
+
+func getSQL(c *collections.Collection) string {
+	return "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
+}
+
+// insertSQL is the insert of every attribute, the shape Create uses.
+func insertSQL(c *collections.Collection) string {
+	attrs := c.Attributes()
+	cols := make([]string, len(attrs))
+	marks := make([]string, len(attrs))
+	for i, a := range attrs {
+		cols[i], marks[i] = quote(a.Column), "?"
+	}
+	return insertSQLFor(c.Table, cols, marks)
+}
+
+func insertSQLFor(table string, cols, marks []string) string {
+	return "INSERT INTO " + quote(table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
+}
+
+func deleteSQL(c *collections.Collection) string {
+	return "DELETE FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
+}
+
+func existsSQL(c *collections.Collection) string {
+	return "SELECT count(*) FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
 // Store is kit's storage of collection records on one bun.DB (SQLite or
@@ -27,12 +28,13 @@ type Store struct {
 
 	noSearchIndex    bool // tests: search by scan only, to compare
 	trgmNoticeLogged atomic.Bool
+	run              *sqlexec.Runner
 }
 
 // New returns a Store on db. registry returns the current registry, so
 // references resolve to tables registered later.
 func New(db *bun.DB, registry func() *collections.Registry) *Store {
-	return &Store{db: db, dialect: db.Dialect().Name(), registry: registry}
+	return &Store{db: db, dialect: db.Dialect().Name(), registry: registry, run: sqlexec.New(db)}
 }
 
 // DB returns the underlying database.

@@ -18,20 +18,31 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
-// queryLog keeps the SQL bun ran, for EXPLAIN.
+// queryLog keeps the SQL the store ran, for EXPLAIN: bun's formatted
+// queries (through a query hook) and the record paths' driver queries
+// with their arguments (through ObserveQueries).
 type queryLog struct {
 	mu      sync.Mutex
-	queries []string
+	queries []loggedQuery
+}
+
+type loggedQuery struct {
+	sql  string
+	args []any
 }
 
 func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.queries = append(l.queries, e.Query)
+	l.add(e.Query, nil)
 }
 
-func (l *queryLog) last() string {
+func (l *queryLog) add(q string, args []any) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.queries = append(l.queries, loggedQuery{q, args})
+}
+
+func (l *queryLog) last() loggedQuery {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.queries[len(l.queries)-1]
@@ -61,6 +72,7 @@ func newTreeStore(t *testing.T, e testdb.Engine) *treeStore {
 	c, _ := reg.Get("docsFolders")
 	log := &queryLog{}
 	db.AddQueryHook(log)
+	s.ObserveQueries(log.add)
 	return &treeStore{db: db, s: s, c: c, log: log}
 }
 
@@ -223,8 +235,8 @@ func TestTreeQueriesUseTheTeamFirstIndexes(t *testing.T) {
 			t.Fatal(err)
 		}
 		move := ts.log.last()
-		for name, q := range map[string]string{"subtree read": read, "subtree move": move} {
-			plan := explain(t, ts.db, e, q)
+		for name, q := range map[string]loggedQuery{"subtree read": read, "subtree move": move} {
+			plan := explain(t, ts.db, e, q.sql, q.args...)
 			if !strings.Contains(plan, "ix_docs_folders_tree_path") {
 				t.Errorf("%s: plan\n%s\nwant it to use ix_docs_folders_tree_path (query %s)", name, plan, q)
 			}
@@ -234,7 +246,7 @@ func TestTreeQueriesUseTheTeamFirstIndexes(t *testing.T) {
 
 // explain returns the query plan of q; on PostgreSQL with sequential scans
 // discouraged, since a small table would rather be scanned.
-func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string) string {
+func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string, args ...any) string {
 	t.Helper()
 	var lines []string
 	err := db.RunInTx(t.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
@@ -245,7 +257,7 @@ func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string) string {
 			}
 			prefix = "EXPLAIN "
 		}
-		rows, err := tx.QueryContext(ctx, prefix+q)
+		rows, err := tx.Tx.QueryContext(ctx, prefix+q, args...)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
+)
+
+// The record paths run through sqlexec: driver arguments and cached
+// prepared statements instead of bun's inlined values.
+
+// inList is a list argument ("IN (?)").
+type inList = sqlexec.List
+
+func (s *Store) query(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	return s.run.Query(ctx, db, query, args...)
+}
+
+func (s *Store) exec(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
+	return s.run.Exec(ctx, db, query, args...)
+}
+
+func (s *Store) queryRow(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
+	return s.run.QueryRow(ctx, db, query, args...)
+}
+
+// Warm prepares the fixed-shape statements of every stored collection's
+// record paths (get, insert, delete, exists) outside any transaction, so
+// writes find them cached.
+func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
+	for _, c := range reg.All() {
+		if !c.External {
+			s.run.Prepare(ctx, getSQL(c), insertSQL(c), deleteSQL(c), existsSQL(c))
+		}
+	}
+}
+
+// Close releases the prepared statements.
+func (s *Store) Close() error { return s.run.Close() }
+
+// ObserveQueries makes fn see every record-path query as the driver gets
+// it (bun query hooks do not: these paths bypass bun's formatting). Set it
+// before the Store is used.
+func (s *Store) ObserveQueries(fn func(query string, args []any)) { s.run.Observe = fn }
