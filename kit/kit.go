@@ -92,6 +92,8 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
 
+	writeSlot chan struct{} // SQLite: one kit writer at a time (see runWrite)
+
 	routerOnce sync.Once
 	router     router
 	teamAuth   *teamauth.Auth
@@ -103,7 +105,7 @@ type Kit struct {
 // ErrInvalidSchema); a table that drifted from its definition is a
 // *DriftError (errors.Is ErrSchemaDrift).
 func New(cfg Config) (*Kit, error) {
-	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
+	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas, writeSlot: make(chan struct{}, 1)}
 	if k.logger == nil {
 		k.logger = slog.Default()
 	}
