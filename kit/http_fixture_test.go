@@ -3,10 +3,7 @@ package kit_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -212,49 +209,13 @@ func (w *world) do(t *testing.T, method, path, caller, contentType, body string,
 	return response{status: res.StatusCode, header: res.Header, body: string(b)}
 }
 
-// snapshot fingerprints every row of every collection table, so a test
-// can count the rows an request added, removed or changed.
+// worldTables are the collection tables of the shop world.
+var worldTables = []string{"shop_categories", "shop_products", "app_notes"}
+
+// snapshot fingerprints every row of the world's tables (see tableSnapshot).
 func (w *world) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for _, table := range []string{"shop_categories", "shop_products", "app_notes"} {
-		rows, err := w.k.DB().QueryContext(t.Context(), "SELECT * FROM "+table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			b, _ := json.Marshal(vals)
-			sum := sha256.Sum256(b)
-			out[table+"/"+fmt.Sprint(vals[0])] = hex.EncodeToString(sum[:])
-		}
-		rows.Close()
-	}
-	return out
-}
-
-// changedRows counts rows added, removed or modified between snapshots.
-func changedRows(before, after map[string]string) int {
-	n := 0
-	for k, v := range before {
-		if a, ok := after[k]; !ok || a != v {
-			n++
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			n++
-		}
-	}
-	return n
+	return tableSnapshot(t, w.k.DB(), worldTables...)
 }
 
 func (w *world) resetHooks() {

@@ -84,7 +84,7 @@ func TestTxHookErrorRollsBackAndAnswers500(t *testing.T) {
 		if strings.Contains(res.body, "audit store down") {
 			t.Errorf("body: got %s, want no internal detail", res.body)
 		}
-		if got := changedRows(before, w.snapshot(t)); got != 0 {
+		if got := snapshotDiff(before, w.snapshot(t)); got != 0 {
 			t.Errorf("rows changed: got %d, want 0", got)
 		}
 	})

@@ -1,9 +1,7 @@
 package kit_test
 
 import (
-	"net/http"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
@@ -73,37 +71,7 @@ func runTreeScenarios(t *testing.T, scenarios []scenario) {
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) {
 				w := newTreeWorld(t, e)
-				before := tableSnapshot(t, w.k.DB(), tables...)
-				w.resetHooks()
-				ct := sc.contentType
-				if ct == "" && sc.body != "" {
-					ct = "application/json"
-				}
-				res := w.do(t, sc.method, sc.path, sc.caller, ct, sc.body, sc.header...)
-				if res.status != sc.status {
-					t.Errorf("status: got %d, want %d (body %s)", res.status, sc.status, res.body)
-				}
-				for _, s := range sc.contains {
-					if !strings.Contains(res.body, w.expand(s)) {
-						t.Errorf("body: got %s, want it to contain %q", res.body, w.expand(s))
-					}
-				}
-				for _, s := range sc.notContains {
-					if strings.Contains(res.body, w.expand(s)) {
-						t.Errorf("body: got %s, want it NOT to contain %q", res.body, w.expand(s))
-					}
-				}
-				if ct := res.header.Get("Content-Type"); res.status != http.StatusNoContent && !strings.Contains(ct, "json") {
-					t.Errorf("Content-Type: got %q, want JSON", ct)
-				}
-				txs, hooks := w.hookCount()
-				if hooks != sc.hooks || txs != sc.hooks {
-					t.Errorf("hooks fired: got %d after commit and %d in tx, want %d", hooks, txs, sc.hooks)
-				}
-				if got := snapshotDiff(before, tableSnapshot(t, w.k.DB(), tables...)); got != sc.rows {
-					t.Errorf("rows changed: got %d, want %d", got, sc.rows)
-				}
-				requireTree(t, w.k.DB(), foldersTable)
+				checkScenario(t, w, sc, tables, func(t *testing.T) { requireTree(t, w.k.DB(), foldersTable) })
 			})
 		}
 	})
