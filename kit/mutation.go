@@ -81,7 +81,10 @@ type MutationFunc func(ctx context.Context, m Mutation)
 
 // OnMutationTx registers a listener that runs inside every mutation's
 // transaction (the events add-on uses it so a change and its audit record
-// commit together). Listeners run in registration order.
+// commit together). Listeners run in registration order. A listener writes
+// through tx, never through the record API or another transaction: the
+// mutation holds the database's write lock until it commits (on SQLite a
+// second write would wait for it, and fail).
 func (k *Kit) OnMutationTx(fn MutationTxFunc) {
 	k.hooksMu.Lock()
 	defer k.hooksMu.Unlock()
