@@ -3,11 +3,7 @@ package events_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -22,6 +18,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -168,12 +165,7 @@ func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*
 }
 
 // expand replaces {placeholders} with seeded ids.
-func (w *world) expand(s string) string {
-	for k, v := range w.ids {
-		s = strings.ReplaceAll(s, "{"+k+"}", v)
-	}
-	return s
-}
+func (w *world) expand(s string) string { return testkit.Expand(s, w.ids) }
 
 type response struct {
 	status int
@@ -185,34 +177,22 @@ type response struct {
 // with a JSON body when body is set; header holds name, value pairs.
 func (w *world) do(t testing.TB, method, path, caller, body string, header ...string) response {
 	t.Helper()
-	var rd io.Reader
+	r := testkit.Request{Method: method, URL: w.srv.URL + w.expand(path), Body: w.expand(body)}
 	if body != "" {
-		rd = strings.NewReader(w.expand(body))
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, w.srv.URL+w.expand(path), rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		r.ContentType = "application/json"
 	}
 	if caller != "" {
 		tok, ok := w.tokens[caller]
 		if !ok {
 			t.Fatalf("no caller %q", caller)
 		}
-		req.Header.Set("Authorization", "Bearer "+tok)
+		r.Token = tok
 	}
 	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], w.expand(header[i+1]))
+		r.Header = append(r.Header, header[i], w.expand(header[i+1]))
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: string(b)}
+	res := testkit.Send(t, r)
+	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
 // storedEvent is a kit_events row as the table holds it, read with plain
@@ -270,33 +250,10 @@ func (w *world) count(t testing.TB, table string) int {
 	return n
 }
 
-// snapshot fingerprints every row of every record table, so that a test
-// can tell that a request left them exactly as they were.
+// snapshot fingerprints every row of the collection tables.
 func (w *world) snapshot(t testing.TB) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for _, table := range []string{"shop_categories", "shop_products", "app_notes"} {
-		rows, err := w.k.DB().QueryContext(context.Background(), "SELECT * FROM "+table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			b, _ := json.Marshal(vals)
-			sum := sha256.Sum256(b)
-			out[table+"/"+fmt.Sprint(vals[0])] = hex.EncodeToString(sum[:])
-		}
-		rows.Close()
-	}
-	return out
+	return testkit.TableSnapshot(t, w.k.DB(), "shop_categories", "shop_products", "app_notes")
 }
 
 // failure is a way of making the event insert fail for real.

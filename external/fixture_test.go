@@ -3,7 +3,6 @@ package external_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -150,12 +150,7 @@ func newFixture(t *testing.T, defs []collections.Definition, setup func(t *testi
 }
 
 // expand replaces {placeholders} with seeded ids.
-func (f *fixture) expand(s string) string {
-	for k, v := range f.ids {
-		s = strings.ReplaceAll(s, "{"+k+"}", v)
-	}
-	return s
-}
+func (f *fixture) expand(s string) string { return testkit.Expand(s, f.ids) }
 
 type response struct {
 	status int
@@ -166,24 +161,16 @@ type response struct {
 // get sends GET path as caller: a seeded user's name, or "" for anonymous.
 func (f *fixture) get(t *testing.T, path, caller string) response {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL+f.expand(path), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := testkit.Request{Method: http.MethodGet, URL: f.srv.URL + f.expand(path)}
 	if caller != "" {
 		tok, ok := f.tokens[caller]
 		if !ok {
 			t.Fatalf("no caller %q", caller)
 		}
-		req.Header.Set("Authorization", "Bearer "+tok)
+		r.Token = tok
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: string(b)}
+	res := testkit.Send(t, r)
+	return response{status: res.Status, header: res.Header, body: res.Body}
 }
 
 // scenario is one request and what its answer must be.

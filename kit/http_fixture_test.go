@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 
@@ -15,6 +13,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -158,12 +157,7 @@ func newWorld(t *testing.T, e testdb.Engine, mutate ...func(*kit.Config)) *world
 }
 
 // expand replaces {placeholders} with seeded ids.
-func (w *world) expand(s string) string {
-	for k, v := range w.ids {
-		s = strings.ReplaceAll(s, "{"+k+"}", v)
-	}
-	return s
-}
+func (w *world) expand(s string) string { return testkit.Expand(s, w.ids) }
 
 type response struct {
 	status int
@@ -175,38 +169,21 @@ type response struct {
 // "bad" for a token that does not exist.
 func (w *world) do(t *testing.T, method, path, caller, contentType, body string, header ...string) response {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(w.expand(body))
-	}
-	req, err := http.NewRequestWithContext(t.Context(), method, w.srv.URL+w.expand(path), rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
+	token := ""
 	switch caller {
 	case "":
 	case "bad":
-		req.Header.Set("Authorization", "Bearer kit_not-a-real-token")
+		token = "kit_not-a-real-token"
 	default:
 		tok, ok := w.tokens[caller]
 		if !ok {
 			t.Fatalf("no caller %q", caller)
 		}
-		req.Header.Set("Authorization", "Bearer "+tok)
+		token = tok
 	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return response{status: res.StatusCode, header: res.Header, body: string(b)}
+	r := testkit.Send(t, testkit.Request{Method: method, URL: w.srv.URL + w.expand(path), Token: token,
+		ContentType: contentType, Body: w.expand(body), Header: header})
+	return response{status: r.Status, header: r.Header, body: r.Body}
 }
 
 // worldTables are the collection tables of the shop world.
@@ -215,7 +192,7 @@ var worldTables = []string{"shop_categories", "shop_products", "app_notes"}
 // snapshot fingerprints every row of the world's tables (see tableSnapshot).
 func (w *world) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	return tableSnapshot(t, w.k.DB(), worldTables...)
+	return testkit.TableSnapshot(t, w.k.DB(), worldTables...)
 }
 
 func (w *world) resetHooks() {

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -84,7 +85,7 @@ func TestTxHookErrorRollsBackAndAnswers500(t *testing.T) {
 		if strings.Contains(res.body, "audit store down") {
 			t.Errorf("body: got %s, want no internal detail", res.body)
 		}
-		if got := snapshotDiff(before, w.snapshot(t)); got != 0 {
+		if got := testkit.SnapshotDiff(before, w.snapshot(t)); got != 0 {
 			t.Errorf("rows changed: got %d, want 0", got)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // scenario is one HTTP request and everything it must and must not do.
@@ -46,7 +47,7 @@ func runScenario(t *testing.T, e testdb.Engine, sc scenario) {
 // set) runs last.
 func checkScenario(t *testing.T, w *world, sc scenario, tables []string, after func(t *testing.T)) {
 	t.Helper()
-	before := tableSnapshot(t, w.k.DB(), tables...)
+	before := testkit.TableSnapshot(t, w.k.DB(), tables...)
 	w.resetHooks()
 	ct := sc.contentType
 	if ct == "" && sc.body != "" {
@@ -73,7 +74,7 @@ func checkScenario(t *testing.T, w *world, sc scenario, tables []string, after f
 	if hooks != sc.hooks || txs != sc.hooks {
 		t.Errorf("hooks fired: got %d after commit and %d in tx, want %d", hooks, txs, sc.hooks)
 	}
-	if got := snapshotDiff(before, tableSnapshot(t, w.k.DB(), tables...)); got != sc.rows {
+	if got := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, w.k.DB(), tables...)); got != sc.rows {
 		t.Errorf("rows changed: got %d, want %d", got, sc.rows)
 	}
 	if after != nil {

@@ -2,9 +2,6 @@ package kit_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -316,50 +313,6 @@ func requireTree(t testing.TB, db bun.IDB, table string) {
 	if problems := treeProblems(treeRows(t, db, table)); len(problems) > 0 {
 		t.Fatalf("not a tree (%d problems):\n%s", len(problems), strings.Join(problems[:min(20, len(problems))], "\n"))
 	}
-}
-
-// tableSnapshot fingerprints every row of the tables, keyed by table and id.
-func tableSnapshot(t testing.TB, db bun.IDB, tables ...string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	for _, table := range tables {
-		rows, err := db.QueryContext(t.Context(), "SELECT * FROM "+table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			b, _ := json.Marshal(vals)
-			sum := sha256.Sum256(b)
-			out[table+"/"+fmt.Sprint(vals[0])] = hex.EncodeToString(sum[:])
-		}
-		rows.Close()
-	}
-	return out
-}
-
-// snapshotDiff counts the rows added, removed or changed.
-func snapshotDiff(before, after map[string]string) int {
-	n := 0
-	for k, v := range before {
-		if a, ok := after[k]; !ok || a != v {
-			n++
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			n++
-		}
-	}
-	return n
 }
 
 // children returns the titles of the children of the folder titled parent

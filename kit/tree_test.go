@@ -15,6 +15,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -102,13 +103,13 @@ func TestTreeCreate(t *testing.T) {
 		}
 		for _, tc := range refused {
 			t.Run(tc.name, func(t *testing.T) {
-				before := tableSnapshot(t, tk.db, foldersTable)
+				before := testkit.TableSnapshot(t, tk.db, foldersTable)
 				tk.reset()
 				_, err := folders.Create(t.Context(), treeMia, map[string]any{"title": "z", "parentId": tc.parent})
 				if got := treeStatus(err); got != 400 || !isFieldError(err, "parentId", tc.want) {
 					t.Errorf("got %d %v, want 400 with parentId %q", got, err, tc.want)
 				}
-				if n := snapshotDiff(before, tableSnapshot(t, tk.db, foldersTable)); n != 0 {
+				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 				if tx, after := tk.hookCounts(); tx+after != 0 {
@@ -140,12 +141,12 @@ func TestTreeUpdateRefusesTheManagedFields(t *testing.T) {
 				if tc.key == tasksKey {
 					id = tk.id(t, "t1")
 				}
-				before := tableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
 				_, err := tk.k.Records(tc.key).Update(t.Context(), treeMia, id, map[string]any{"title": "renamed", tc.field: tc.value})
 				if got := treeStatus(err); got != 400 || !isFieldError(err, tc.field, tc.want) {
 					t.Errorf("got %d %v, want 400 with %s mentioning %q", got, err, tc.field, tc.want)
 				}
-				if n := snapshotDiff(before, tableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})
@@ -219,13 +220,13 @@ func TestTreeMove(t *testing.T) {
 				if tc.parent != "" {
 					parent = treeRef(tk.id(t, tc.parent))
 				}
-				before := tableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
 				rec, err := tk.k.Records(foldersKey).Move(t.Context(), tc.actor, tk.id(t, tc.node), parent, tc.order)
 				if tc.status != 0 {
 					if got := treeStatus(err); got != tc.status || !strings.Contains(err.Error(), tc.msg) {
 						t.Errorf("got %d %v, want %d %q", got, err, tc.status, tc.msg)
 					}
-					if n := snapshotDiff(before, tableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+					if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
 						t.Errorf("rows changed: got %d, want 0", n)
 					}
 				} else if err != nil {
@@ -337,11 +338,11 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 			tk2.seedTree(t)
 			boom := errors.New("listener says no")
 			tk2.k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error { return boom })
-			before := tableSnapshot(t, tk2.db, foldersTable)
+			before := testkit.TableSnapshot(t, tk2.db, foldersTable)
 			if _, err := tk2.k.Records(foldersKey).Move(t.Context(), treeAdam, tk2.id(t, "a"), nil, 0); !errors.Is(err, boom) {
 				t.Fatalf("got %v, want the listener's error", err)
 			}
-			if n := snapshotDiff(before, tableSnapshot(t, tk2.db, foldersTable)); n != 0 {
+			if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk2.db, foldersTable)); n != 0 {
 				t.Errorf("rows changed: got %d, want 0", n)
 			}
 		})
@@ -458,7 +459,7 @@ func TestTreeReorder(t *testing.T) {
 					tk.add(t, treeAdam, title, "r2")
 				}
 				tk.reset()
-				before := tableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
 				recs := tk.k.Records(tc.key)
 				var err error
 				if tc.updates != nil {
@@ -478,7 +479,7 @@ func TestTreeReorder(t *testing.T) {
 					if got := treeStatus(err); got != tc.status || !strings.Contains(err.Error(), tc.msg) {
 						t.Errorf("got %d %v, want %d %q", got, err, tc.status, tc.msg)
 					}
-					if n := snapshotDiff(before, tableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+					if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
 						t.Errorf("rows changed: got %d, want 0", n)
 					}
 				} else if err != nil {
@@ -542,7 +543,7 @@ func TestTreeDelete(t *testing.T) {
 				tk.add(t, treeAdam, "c1", "r2")
 				tk.add(t, treeAdam, "c2", "r2")
 				tk.reset()
-				before := tableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
 				err := tk.k.Records(tc.key).Delete(t.Context(), tc.actor, tk.id(t, tc.node))
 				if got := treeStatus(err); got != tc.status {
 					t.Errorf("status: got %d (%v), want %d", got, err, tc.status)
@@ -550,7 +551,7 @@ func TestTreeDelete(t *testing.T) {
 				if tc.status == 409 && !errors.Is(err, kit.ErrHasChildren) {
 					t.Errorf("got %v, want ErrHasChildren", err)
 				}
-				if n := snapshotDiff(before, tableSnapshot(t, tk.db, foldersTable, tasksTable)); n != tc.rows {
+				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != tc.rows {
 					t.Errorf("rows changed: got %d, want %d", n, tc.rows)
 				}
 				var got []string
