@@ -104,9 +104,12 @@ func TestTwoServeProcessesStartTogetherOnOneEmptyDatabase(t *testing.T) {
 		start.Done()
 		started.Wait()
 		t.Cleanup(func() {
-			for _, cmd := range procs {
+			for i, cmd := range procs {
 				if cmd.Process != nil {
 					cmd.Process.Kill()
+				}
+				if t.Failed() {
+					t.Logf("process %d stderr:\n%s", i, errs[i].String())
 				}
 			}
 		})

@@ -2,9 +2,11 @@ package store
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
@@ -59,9 +61,26 @@ func OpenSQLite(path string) (*bun.DB, error) {
 	sqldb.SetMaxIdleConns(8)
 	sqldb.SetConnMaxLifetime(0)
 	sqldb.SetConnMaxIdleTime(0)
-	if err := sqldb.Ping(); err != nil {
+	if err := pingSQLite(sqldb); err != nil {
 		sqldb.Close()
 		return nil, fmt.Errorf("store: open sqlite %q: %w", path, err)
 	}
 	return bun.NewDB(sqldb, sqlitedialect.New()), nil
+}
+
+// pingSQLite opens the first connection, retrying while the database is
+// busy: a process that creates a file database switches it to WAL, which
+// takes an exclusive lock without waiting in the busy handler, so a second
+// process opening the same new file at that moment gets SQLITE_BUSY at
+// once. It gives up after busy_timeout (10 s).
+func pingSQLite(db *sql.DB) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		err := db.Ping()
+		var sc sqliteCoder
+		if err == nil || !errors.As(err, &sc) || sc.Code()&0xff != sqliteBusy || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }

@@ -115,6 +115,7 @@ const (
 	sqliteConstraintForeignKey = 787
 	sqliteConstraintUnique     = 2067
 	sqliteConstraintPrimaryKey = 1555
+	sqliteBusy                 = 5
 )
 
 // classify turns driver constraint errors into *ConstraintError by their
