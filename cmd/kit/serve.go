@@ -49,7 +49,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			"four users and a few records (once per database), and prints a fresh API token and a\n"+
 			"ready-to-paste curl line for each user.")
 	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, "+demoSchemas+")")
-	fl.StringVar(&o.db, "db", defaultDB, "SQLite database `path`")
+	fl.StringVar(&o.db, "db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
 	fl.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
 	fl.StringVar(&o.prefix, "prefix", "/api", "URL `path` the API is served under")
 	fl.BoolVar(&o.demo, "demo", false, "seed demo data and print a token and a curl line per user")
