@@ -5,6 +5,7 @@ import (
 	"database/sql"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/sqlexec"
@@ -35,6 +36,9 @@ func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	for _, c := range reg.All() {
 		if !c.External {
 			s.run.Prepare(ctx, getSQL(c), insertSQL(c), deleteSQL(c), existsSQL(c))
+			if s.dialect != dialect.PG && len(searchColumns(c)) > 0 {
+				s.run.Prepare(ctx, flushSearchSQL(c)...)
+			}
 		}
 	}
 }

@@ -18,11 +18,25 @@ import (
 //
 // On SQLite every collection with string or text fields has an FTS5 table
 // with the trigram tokenizer (case-insensitive), external-content on the
-// collection table and kept in sync by triggers, so it changes in the same
-// transaction as the row. A search term of at least minIndexedSearch
-// characters narrows the candidates through it; the LIKE (or GLOB) test
-// that a scan would make still runs on each candidate, so the results are
-// exactly the scan's. Shorter terms scan.
+// collection table. A search term of at least minIndexedSearch characters
+// narrows the candidates through it; the LIKE (or GLOB) test that a scan
+// would make still runs on each candidate, so the results are exactly the
+// scan's. Shorter terms scan.
+//
+// Triggers on the collection table do not write the FTS table directly:
+// they log each change (the new values of an insert, the old values of a
+// delete, both for an update of a searched column) in a plain "pending"
+// table, and FlushSearch applies the log to the FTS table with one
+// statement and empties it. kit calls FlushSearch at the end of every write
+// transaction that changed the collection, before it commits, so the index
+// still changes in the same transaction as the rows. The reason is cost:
+// FTS5 writes its pending terms to disk at every statement boundary and
+// savepoint of a transaction that touched it, so a trigger that writes it
+// directly costs a segment write (and, later, segment merges) per changed
+// row, while a log applied once per group commit costs one per group.
+// Rows changed by writers that do not flush (raw SQL, another program)
+// stay in the log until the next flush; a search takes the logged rows as
+// candidates too, so its results are right either way.
 //
 // On PostgreSQL each such field gets a GIN trigram index (pg_trgm) that
 // ILIKE and ~ use by themselves; when the extension cannot be created the
@@ -47,17 +61,62 @@ func ftsTable(table string) string { return indexName("fts", table, "search") }
 
 func ftsTrigger(table, op string) string { return indexName("trg", table, "search_"+op) }
 
+// ftsPending names the change log of table's FTS table. Its columns are
+// seq (the order of the changes), cmd (NULL for an insert, 'delete' for a
+// removal), rid (the row's rowid) and c1..cN (the searched columns' values,
+// in the FTS table's column order).
+func ftsPending(table string) string { return indexName("ftp", table, "search") }
+
+// flushSearchSQL returns the statements that apply c's change log to its
+// FTS table and empty the log. The changes go in by rowid (each row's in
+// the order they were made): FTS5 writes its pending terms to disk
+// whenever a change names a smaller rowid than the one before, so the
+// order of the log (random rows, for updates and deletes) would cost a
+// flush per change.
+func flushSearchSQL(c *collections.Collection) []string {
+	cols := searchColumns(c)
+	fts, pending := quote(ftsTable(c.Table)), quote(ftsPending(c.Table))
+	quoted := make([]string, len(cols))
+	vals := make([]string, len(cols))
+	for i, col := range cols {
+		quoted[i] = quote(col)
+		vals[i] = fmt.Sprintf("c%d", i+1)
+	}
+	return []string{
+		fmt.Sprintf(`INSERT INTO %s(%s, "rowid", %s) SELECT cmd, rid, %s FROM %s ORDER BY rid, seq`,
+			fts, fts, strings.Join(quoted, ", "), strings.Join(vals, ", "), pending),
+		"DELETE FROM " + pending,
+	}
+}
+
+// FlushSearch applies the change log of c's search index to the index
+// (SQLite; a no-op elsewhere, or when c has no searched fields). Call it
+// in the write transaction that changed c's rows, before it commits.
+func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Collection) error {
+	if s.dialect == dialect.PG || c.External || len(searchColumns(c)) == 0 {
+		return nil
+	}
+	for _, q := range flushSearchSQL(c) {
+		if _, err := s.exec(ctx, db, q); err != nil {
+			return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
+		}
+	}
+	return nil
+}
+
 // usesFTS reports whether a search for term on c goes through the FTS table.
 func (s *Store) usesFTS(c *collections.Collection, term string) bool {
 	return s.dialect != dialect.PG && !s.noSearchIndex && utf8.RuneCountInString(term) >= minIndexedSearch &&
 		len(searchColumns(c)) > 0
 }
 
-// ftsCondition narrows a query to the FTS candidates for term.
+// ftsCondition narrows a query to the FTS candidates for term: the rows
+// the index matches and the rows whose changes wait in its log.
 func ftsCondition(c *collections.Collection, term string) (string, any) {
 	phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
 	fts := quote(ftsTable(c.Table))
-	return `"rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + " MATCH ?)", phrase
+	return `("rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ?) OR "rowid" IN (SELECT rid FROM ` +
+		quote(ftsPending(c.Table)) + "))", phrase
 }
 
 // syncSearch makes the search index of c match want, rebuilding it when
@@ -66,13 +125,20 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	if s.dialect == dialect.PG {
 		return s.syncTrigramIndexes(ctx, tx, c, want)
 	}
-	fts := ftsTable(c.Table)
+	fts, pending := ftsTable(c.Table), ftsPending(c.Table)
 	exists, err := s.tableExists(ctx, tx, fts)
 	if err != nil {
 		return err
 	}
+	if exists {
+		// A search index made before the change log existed is rebuilt.
+		if exists, err = s.tableExists(ctx, tx, pending); err != nil {
+			return err
+		}
+	}
 	if exists && have != nil && slices.Equal(have.Search, want.Search) {
-		return nil
+		// Apply what other writers left in the log.
+		return s.FlushSearch(ctx, tx, c)
 	}
 	if err := s.dropSearch(ctx, tx, c.Table); err != nil {
 		return err
@@ -80,25 +146,27 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	if len(want.Search) == 0 {
 		return nil
 	}
-	cols := make([]string, len(want.Search))
-	newVals := make([]string, len(want.Search))
-	oldVals := make([]string, len(want.Search))
+	n := len(want.Search)
+	cols, logCols, logDefs := make([]string, n), make([]string, n), make([]string, n)
+	newVals, oldVals := make([]string, n), make([]string, n)
 	for i, col := range want.Search {
 		cols[i] = quote(col)
+		logCols[i] = fmt.Sprintf("c%d", i+1)
+		logDefs[i] = logCols[i] + " TEXT"
 		newVals[i] = "new." + quote(col)
 		oldVals[i] = "old." + quote(col)
 	}
-	colList := strings.Join(cols, ", ")
-	table := quote(c.Table)
+	colList, logList := strings.Join(cols, ", "), strings.Join(logCols, ", ")
+	table, qp := quote(c.Table), quote(pending)
+	logNew := fmt.Sprintf(`INSERT INTO %s(cmd, rid, %s) VALUES (NULL, new."rowid", %s);`, qp, logList, strings.Join(newVals, ", "))
+	logOld := fmt.Sprintf(`INSERT INTO %s(cmd, rid, %s) VALUES ('delete', old."rowid", %s);`, qp, logList, strings.Join(oldVals, ", "))
 	stmts := []string{
 		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content=%s, content_rowid='rowid', tokenize='trigram case_sensitive 0')`,
 			quote(fts), colList, "'"+c.Table+"'"),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN INSERT INTO %s("rowid", %s) VALUES (new."rowid", %s); END`,
-			quote(ftsTrigger(c.Table, "ai")), table, quote(fts), colList, strings.Join(newVals, ", ")),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN INSERT INTO %s(%s, "rowid", %s) VALUES ('delete', old."rowid", %s); END`,
-			quote(ftsTrigger(c.Table, "ad")), table, quote(fts), quote(fts), colList, strings.Join(oldVals, ", ")),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN INSERT INTO %s(%s, "rowid", %s) VALUES ('delete', old."rowid", %s); INSERT INTO %s("rowid", %s) VALUES (new."rowid", %s); END`,
-			quote(ftsTrigger(c.Table, "au")), colList, table, quote(fts), quote(fts), colList, strings.Join(oldVals, ", "), quote(fts), colList, strings.Join(newVals, ", ")),
+		fmt.Sprintf(`CREATE TABLE %s (seq INTEGER PRIMARY KEY, cmd TEXT, rid INTEGER NOT NULL, %s)`, qp, strings.Join(logDefs, ", ")),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ai")), table, logNew),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logOld),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logOld, logNew),
 		fmt.Sprintf(`INSERT INTO %s(%s) VALUES ('rebuild')`, quote(fts), quote(fts)),
 	}
 	for _, q := range stmts {
@@ -119,8 +187,10 @@ func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 			return fmt.Errorf("store: drop search trigger: %w", err)
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+quote(ftsTable(table))); err != nil {
-		return fmt.Errorf("store: drop search index: %w", err)
+	for _, t := range []string{ftsTable(table), ftsPending(table)} {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+quote(t)); err != nil {
+			return fmt.Errorf("store: drop search index: %w", err)
+		}
 	}
 	return nil
 }

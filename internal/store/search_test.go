@@ -70,25 +70,46 @@ func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
 		t.Fatal(err)
 	}
 	terms := []string{"lamp", "LAMP", "amp", "ünE", "ÄRGER", "0%", "100%", "a_b", "_b", `"hi"`, `y "h`, "x*y", "q?r", "[set]", "ÑANDÚ", "STRASSE", "straße", "ok", "o", "テキスト", "本語", "nothing-like-this", "mp G"}
-	for _, term := range terms {
-		for _, team := range []string{"t1", "t2"} {
-			t.Run(fmt.Sprintf("%s in %s", term, team), func(t *testing.T) {
-				q := collections.ListQuery{Page: 1, PageSize: 1000, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}}
-				s.noSearchIndex = false
-				indexed, err := s.List(ctx, s.db, c, team, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				s.noSearchIndex = true
-				scanned, err := s.List(ctx, s.db, c, team, q)
-				s.noSearchIndex = false
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got, want := ids(indexed.Records), ids(scanned.Records); !slices.Equal(got, want) || indexed.Total != scanned.Total {
-					t.Errorf("got %d %v, want the scan's %d %v", indexed.Total, got, scanned.Total, want)
-				}
-			})
+	// The writes above went straight to the table, so every change waits
+	// in the index's log: searches must be right before the log is
+	// applied, and after.
+	for _, state := range []string{"with the changes in the log", "after the log is applied"} {
+		if state == "after the log is applied" {
+			if err := s.FlushSearch(ctx, s.db, c); err != nil {
+				t.Fatal(err)
+			}
+			var pending int
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(ftsPending(c.Table))).Scan(&pending); err != nil {
+				t.Fatal(err)
+			}
+			if pending != 0 {
+				t.Fatalf("log entries after FlushSearch: got %d, want 0", pending)
+			}
+			fts := quote(ftsTable(c.Table))
+			if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
+				t.Fatalf("FTS integrity-check after FlushSearch: %v", err)
+			}
+		}
+		for _, term := range terms {
+			for _, team := range []string{"t1", "t2"} {
+				t.Run(fmt.Sprintf("%s in %s %s", term, team, state), func(t *testing.T) {
+					q := collections.ListQuery{Page: 1, PageSize: 1000, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}}
+					s.noSearchIndex = false
+					indexed, err := s.List(ctx, s.db, c, team, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					s.noSearchIndex = true
+					scanned, err := s.List(ctx, s.db, c, team, q)
+					s.noSearchIndex = false
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, want := ids(indexed.Records), ids(scanned.Records); !slices.Equal(got, want) || indexed.Total != scanned.Total {
+						t.Errorf("got %d %v, want the scan's %d %v", indexed.Total, got, scanned.Total, want)
+					}
+				})
+			}
 		}
 	}
 }
@@ -142,4 +163,64 @@ func ids(recs []Record) []string {
 		out[i] = r["id"].(string)
 	}
 	return out
+}
+
+// TestSyncUpgradesASearchIndexWithoutChangeLog checks that a database whose
+// search index predates the change log (triggers writing the FTS table
+// directly) gets the log, its triggers and a rebuilt index at the next sync.
+func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
+	s, c := searchFixture(t)
+	ctx := t.Context()
+	fts, table := quote(ftsTable(c.Table)), quote(c.Table)
+	old := []string{
+		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "ai")),
+		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "ad")),
+		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "au")),
+		"DROP TABLE " + quote(ftsPending(c.Table)),
+		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + fts + `("rowid", "title", "description") VALUES (new."rowid", new."title", new."description"); END`,
+	}
+	for _, q := range old {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	// The stored definition of a database of that time: no search format.
+	var def string
+	if err := s.db.QueryRowContext(ctx, "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	def = strings.Replace(def, fmt.Sprintf(`,"searchFormat":%d`, searchFormat), "", 1)
+	if _, err := s.db.ExecContext(ctx, "UPDATE kit_collections SET definition = ?, hash = 'before-the-change-log' WHERE key = ?", def, c.Key); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	if err := s.Insert(ctx, s.db, c, Record{"id": "id-old", "teamId": "t1", "owner": "u", "title": "old quartz lamp",
+		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
+		t.Fatal(err)
+	}
+	reg := s.registry()
+	if err := s.Sync(ctx, reg, SyncOptions{}); err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	var logs int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsPending(c.Table)).Scan(&logs); err != nil || logs != 1 {
+		t.Fatalf("change log tables after sync: got %d (%v), want 1", logs, err)
+	}
+	if err := s.Insert(ctx, s.db, c, Record{"id": "id-new", "teamId": "t1", "owner": "u", "title": "new quartz lamp",
+		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FlushSearch(ctx, s.db, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
+		t.Errorf("FTS integrity-check: got %v, want nil", err)
+	}
+	page, err := s.List(ctx, s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: "quartz", Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ids(page.Records), []string{"id-new", "id-old"}; !slices.Equal(got, want) {
+		t.Errorf("search after the upgrade: got %v, want %v", got, want)
+	}
 }

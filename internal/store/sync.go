@@ -86,7 +86,14 @@ type tableDef struct {
 	Indexes []indexDef  `json:"indexes"`
 	// Search lists the columns the search index covers.
 	Search []string `json:"search,omitempty"`
+	// SearchFormat is the layout of the search index: 2 since the SQLite
+	// index is kept through a change log (see search.go). Its change makes
+	// the stored definition differ, so sync rebuilds older indexes.
+	SearchFormat int `json:"searchFormat,omitempty"`
 }
+
+// searchFormat is the current tableDef.SearchFormat.
+const searchFormat = 2
 
 type indexDef struct {
 	Name    string   `json:"name"`
@@ -112,6 +119,9 @@ func definitionOf(c *collections.Collection) tableDef {
 	}
 	td.Indexes = indexesOf(c)
 	td.Search = searchColumns(c)
+	if len(td.Search) > 0 {
+		td.SearchFormat = searchFormat
+	}
 	return td
 }
 
