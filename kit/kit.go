@@ -92,7 +92,7 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
 
-	writeSlot chan struct{} // SQLite: one kit writer at a time (see runWrite)
+	writes writeQueue // SQLite: kit's writes, committed in groups (see runWrite)
 
 	routerOnce sync.Once
 	router     router
@@ -105,7 +105,8 @@ type Kit struct {
 // ErrInvalidSchema); a table that drifted from its definition is a
 // *DriftError (errors.Is ErrSchemaDrift).
 func New(cfg Config) (*Kit, error) {
-	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas, writeSlot: make(chan struct{}, 1)}
+	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
+	k.writes.k = k
 	if k.logger == nil {
 		k.logger = slog.Default()
 	}

@@ -32,7 +32,7 @@ func (k *Kit) ClaimPeriod(ctx context.Context, name string, period time.Duration
 		return false, errors.New("kit: ClaimPeriod needs a name and a positive period")
 	}
 	claimed := false
-	err := k.runWrite(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := k.runWrite(ctx, nil, false, func(ctx context.Context, tx bun.Tx) error {
 		if k.db.Dialect().Name() == dialect.PG {
 			h := sha256.Sum256([]byte("kit:periodic:" + name))
 			var key int64

@@ -174,7 +174,7 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 		}
 	}
 	m := r.k.newMutation(ctx, OpCreate, c.Key, a, started)
-	err = r.k.runWrite(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		// Trees and sortable collections: the parent is checked and the
 		// path, depth and order computed (the record goes last).
 		if err := r.k.placeNew(ctx, tx, c, a.TeamID, rec); err != nil {
@@ -216,7 +216,7 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 	}
 	var result Record
 	var m *Mutation
-	err = r.k.runWrite(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
@@ -272,7 +272,7 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 		return err
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key, a, started)
-	err = r.k.runWrite(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}

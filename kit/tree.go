@@ -221,7 +221,7 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 	}
 	var result Record
 	var m *Mutation
-	err = r.k.runWrite(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, c, false, func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
@@ -370,7 +370,7 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 	orderName := managedName(c, collections.ManagedOrder)
 	var result []Record
 	var m *Mutation
-	err = r.k.runWrite(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, c, false, func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}

@@ -2,26 +2,288 @@ package kit
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sync"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
 )
 
-// runWrite runs fn in a write transaction. On SQLite, kit's own writers
-// queue on an in-process lock first: SQLite allows one writer at a time,
-// and a writer that finds the database locked waits in SQLite's busy
-// handler, which sleeps in growing steps (up to 100 ms) before it retries.
-// Queued on a Go lock, the next writer starts the moment the previous one
-// commits, which keeps write latency flat under concurrency. Writers in
-// other processes still meet SQLite's lock and busy timeout.
-func (k *Kit) runWrite(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	if k.db.Dialect().Name() != dialect.PG {
-		select {
-		case k.writeSlot <- struct{}{}:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		defer func() { <-k.writeSlot }()
+// maxWriteBatch bounds how many queued writes share one SQLite
+// transaction.
+const maxWriteBatch = 64
+
+// runWrite runs fn in a write transaction.
+//
+// On PostgreSQL every call gets a transaction of its own.
+//
+// On SQLite, which allows one writer at a time, kit's own writes go through
+// one in-process queue and are committed in groups (group commit): while a
+// transaction commits, the writes that arrive queue up, and the next
+// transaction runs all of them, each in a savepoint of its own, and commits
+// once. A write whose fn fails is rolled back to its savepoint and gets its
+// error; the others in the group are not affected. Each caller returns only
+// after the transaction holding its write has committed, so what a caller
+// is told is durable is durable, and a mutation and its audit record still
+// commit together. The commit (with its WAL write and the FTS index flush)
+// is paid once per group instead of once per write, which is most of the
+// cost of a small write. Queued on a Go lock instead of SQLite's busy
+// handler (which sleeps in growing steps, up to 100 ms), the next group
+// starts the moment the previous one commits. Writers in other processes
+// still meet SQLite's lock and busy timeout.
+//
+// fn runs on the queue's goroutine with a context that carries ctx's values
+// but not its cancellation: a cancelled statement would interrupt the
+// shared transaction. A write whose ctx is done before its turn is dropped
+// with ctx's error.
+//
+// c is the collection whose rows fn changes (nil when none): before the
+// transaction commits, the change log of c's search index is applied to
+// the index (see store.FlushSearch), once per group.
+//
+// single says that fn makes at most one write statement and nothing after
+// it can fail: such a write needs no savepoint, since SQLite undoes a
+// failed statement by itself (see singleWrite).
+func (k *Kit) runWrite(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if k.db.Dialect().Name() == dialect.PG {
+		return k.db.RunInTx(ctx, nil, fn)
 	}
-	return k.db.RunInTx(ctx, nil, fn)
+	return k.writes.run(ctx, c, single, fn)
+}
+
+// singleWrite reports whether a create, update or delete of a record of c
+// is one write statement with nothing after it that can fail: c keeps no
+// order (trees and sortable collections move siblings too) and no
+// OnMutationTx listener is registered (a listener writes, and may fail,
+// after the record is written).
+func (k *Kit) singleWrite(c *collections.Collection) bool {
+	if c.IsOrdered() {
+		return false
+	}
+	k.hooksMu.RLock()
+	defer k.hooksMu.RUnlock()
+	return len(k.txHooks) == 0
+}
+
+// writeQueue is the SQLite group-commit queue of one Kit.
+type writeQueue struct {
+	k *Kit
+
+	mu      sync.Mutex
+	queue   []*writeReq
+	running bool // a drain goroutine is at work
+}
+
+// writeReq is one queued write.
+type writeReq struct {
+	ctx context.Context
+	c   *collections.Collection
+	// single: fn makes at most one write statement, last (no savepoint).
+	single bool
+	fn     func(ctx context.Context, tx bun.Tx) error
+	done   chan struct{}
+
+	err      error
+	panicked bool
+	panicVal any
+}
+
+func (q *writeQueue) run(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	req := &writeReq{ctx: ctx, c: c, single: single, fn: fn, done: make(chan struct{})}
+	q.mu.Lock()
+	q.queue = append(q.queue, req)
+	if !q.running {
+		q.running = true
+		go q.drain()
+	}
+	q.mu.Unlock()
+
+	select {
+	case <-req.done:
+	case <-ctx.Done():
+		// Leave the queue if the write has not been taken yet; once taken
+		// it runs to the end of its transaction and its outcome stands.
+		q.mu.Lock()
+		for i, r := range q.queue {
+			if r == req {
+				q.queue = append(q.queue[:i], q.queue[i+1:]...)
+				q.mu.Unlock()
+				return ctx.Err()
+			}
+		}
+		q.mu.Unlock()
+		<-req.done
+	}
+	if req.panicked {
+		panic(req.panicVal)
+	}
+	return req.err
+}
+
+// drain runs the queued writes in groups until the queue is empty.
+func (q *writeQueue) drain() {
+	for {
+		// Let the goroutines that are ready to run (requests on their way
+		// to the queue) queue up first, so that they join this group
+		// instead of each waiting for a transaction of its own.
+		runtime.Gosched()
+		q.mu.Lock()
+		n := min(len(q.queue), maxWriteBatch)
+		if n == 0 {
+			q.running = false
+			q.mu.Unlock()
+			return
+		}
+		batch := make([]*writeReq, n)
+		copy(batch, q.queue)
+		q.queue = append(q.queue[:0], q.queue[n:]...)
+		q.mu.Unlock()
+
+		rest := q.commit(batch)
+		if len(rest) > 0 {
+			// The transaction broke before these ran: put them back first
+			// in line for the next one.
+			q.mu.Lock()
+			q.queue = append(rest, q.queue...)
+			q.mu.Unlock()
+		}
+	}
+}
+
+// commit runs batch in one transaction and reports each write's outcome,
+// except for the writes it returns: those did not run because the
+// transaction broke first, and go back to the queue.
+func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
+	k := q.k
+	finish := func(reqs []*writeReq) {
+		for _, r := range reqs {
+			close(r.done)
+		}
+	}
+	tx, err := k.db.BeginTx(context.WithoutCancel(batch[0].ctx), nil)
+	if err != nil {
+		for _, r := range batch {
+			r.err = err
+		}
+		finish(batch)
+		return nil
+	}
+	grouped := len(batch) > 1
+	var ran, ok []*writeReq
+	for i, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err
+			ran = append(ran, r)
+			continue
+		}
+		ctx := context.WithoutCancel(r.ctx)
+		// In a group, a write gets a savepoint so that its failure undoes
+		// only its own changes; a single-statement write needs none.
+		sp := grouped && !r.single
+		if sp {
+			if _, err := tx.ExecContext(ctx, "SAVEPOINT kit_write"); err != nil {
+				// The transaction is no longer usable: what ran is lost,
+				// what did not run goes back to the queue.
+				q.fail(tx, ok, err)
+				finish(ran)
+				return batch[i:]
+			}
+		}
+		q.call(ctx, tx, r)
+		ran = append(ran, r)
+		switch {
+		case r.panicked && grouped && !sp:
+			// A panic may have come after the write: without a savepoint
+			// the group cannot keep the rest and drop this one.
+			q.fail(tx, ok, errors.New("kit: write transaction aborted: another write in its group panicked"))
+			finish(ran)
+			return batch[i+1:]
+		case sp && (r.err != nil || r.panicked):
+			if err := rollbackTo(ctx, tx); err != nil {
+				q.fail(tx, ok, fmt.Errorf("kit: write transaction aborted: %w", errors.Join(r.err, err)))
+				finish(ran)
+				return batch[i+1:]
+			}
+		case sp:
+			if _, err := tx.ExecContext(ctx, "RELEASE kit_write"); err != nil {
+				ok = append(ok, r)
+				q.fail(tx, ok, err)
+				finish(ran)
+				return batch[i+1:]
+			}
+			ok = append(ok, r)
+		case r.err == nil && !r.panicked:
+			ok = append(ok, r)
+		}
+	}
+	if len(ok) == 0 {
+		_ = tx.Rollback()
+		finish(ran)
+		return nil
+	}
+	if err := q.flushSearch(tx, ok); err != nil {
+		q.fail(tx, ok, err)
+	} else if err := tx.Commit(); err != nil {
+		for _, r := range ok {
+			r.err = err
+		}
+	}
+	finish(ran)
+	return nil
+}
+
+// flushSearch applies the search index change logs of the collections
+// that the successful writes changed.
+func (q *writeQueue) flushSearch(tx bun.Tx, ok []*writeReq) error {
+	var done []*collections.Collection
+	for _, r := range ok {
+		if r.c == nil || slices.Contains(done, r.c) {
+			continue
+		}
+		done = append(done, r.c)
+		if err := q.k.store.FlushSearch(context.WithoutCancel(r.ctx), tx, r.c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fail rolls tx back and gives err to the writes that had succeeded in it.
+func (q *writeQueue) fail(tx bun.Tx, ok []*writeReq, err error) {
+	_ = tx.Rollback()
+	for _, r := range ok {
+		r.err = err
+	}
+}
+
+// call runs r's fn, catching a panic for the caller's goroutine to
+// re-raise.
+func (q *writeQueue) call(ctx context.Context, tx bun.Tx, r *writeReq) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.panicked, r.panicVal = true, p
+			q.k.logger.ErrorContext(ctx, "kit: write panicked; rolled back, re-raised in the caller",
+				slog.String("panic", fmt.Sprint(p)), slog.String("stack", string(debug.Stack())))
+		}
+	}()
+	r.err = r.fn(ctx, tx)
+}
+
+// rollbackTo undoes the current savepoint and leaves it.
+func rollbackTo(ctx context.Context, tx bun.Tx) error {
+	if _, err := tx.ExecContext(ctx, "ROLLBACK TO kit_write"); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, "RELEASE kit_write")
+	return err
 }

@@ -1,0 +1,31 @@
+package kit
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+)
+
+// QueuedWrites reports how many writes wait in k's SQLite write queue
+// (tests use it to build a group of writes deterministically).
+func QueuedWrites(k *Kit) int {
+	k.writes.mu.Lock()
+	defer k.writes.mu.Unlock()
+	return len(k.writes.queue)
+}
+
+// HoldWrites queues a write that waits until release is called, so that
+// the writes started meanwhile queue up behind it and commit as one group.
+// It returns once the held write runs.
+func HoldWrites(k *Kit) (release func()) {
+	started, unblock := make(chan struct{}), make(chan struct{})
+	go func() {
+		_ = k.writes.run(context.Background(), nil, true, func(context.Context, bun.Tx) error {
+			close(started)
+			<-unblock
+			return nil
+		})
+	}()
+	<-started
+	return func() { close(unblock) }
+}
