@@ -11,7 +11,7 @@
 // guards need nothing else. [Store] is the default implementation, on
 // kit's own tables (kit_users, kit_teams, kit_members, kit_tokens) through
 // bun, on SQLite or PostgreSQL; create them with [Store.CreateTables] or
-// with the bun/migrate migration of [Store.RegisterMigrations]. The Store
+// with the bun/migrate migrations of [Store.RegisterMigrations]. The Store
 // also manages teams, users, members and API tokens, for kit's command line
 // and for tests.
 //
@@ -39,6 +39,51 @@
 // API tokens are "kit_" and 32 random bytes in base64url. [Store.CreateToken]
 // shows a token once; only its SHA-256 is stored, and a revoked token stops
 // working at once.
+//
+// # Caching
+//
+// Every team-scoped request needs the caller's token and the route's team
+// with the caller's membership. A Store answers both lookups,
+// [Store.UserByToken] and [Store.TeamAndMembership], from a cache in
+// memory, and never with authorization that is out of date: the next
+// request after a change commits sees it, whichever process made the
+// change (this one, the kit command line, another kit instance, or SQL
+// the host runs itself).
+//
+// The guarantee comes from the database. kit_auth_state holds one counter,
+// and triggers on kit_users, kit_teams, kit_members and kit_tokens
+// increment it in the transaction of every INSERT, UPDATE and DELETE
+// (PostgreSQL: one statement-level trigger per table, TRUNCATE included;
+// SQLite: row-level triggers). A lookup reads the counter before it reads
+// the data and keeps what it read under that value; a cached answer is
+// used only while the counter still has that value. Writing a token's
+// last_used_at alone, which UserByToken does at most once a minute per
+// token, does not count as a change. [Store.CreateTables] and the second
+// migration of [Store.RegisterMigrations] create the counter and the
+// triggers.
+//
+// A request therefore costs one small query, reading the counter, instead
+// of two lookups: [Auth.ResolveTeamAndCheckMembership] (and the team
+// guards, which call it) reads the counter once, at the first lookup of
+// the request, when its Directory is a *Store; a lookup outside such a
+// request reads it itself. A request refused before any lookup reads
+// nothing.
+//
+// Each of the two caches holds at most 4096 entries and starts over when
+// full; every change empties them in effect. Unknown teams and unknown or
+// revoked tokens are not cached. Callers get copies they may change.
+// [Store.Team], [Store.User] and [Store.Membership] are not cached, and
+// neither is a host's own [Directory] or [TokenVerifier].
+//
+// Writes that fire no triggers are not seen: triggers disabled with ALTER
+// TABLE ... DISABLE TRIGGER, or PostgreSQL sessions with
+// session_replication_role = replica (logical replication, some restore
+// tools). After such a write, or when editing kit_auth_state by hand,
+// increment its version:
+//
+//	UPDATE kit_auth_state SET version = version + 1 WHERE id = 1
+//
+// A database without kit_auth_state (not migrated yet) works uncached.
 //
 // # Helpers and guards
 //

@@ -40,8 +40,18 @@ func newStore(t *testing.T, e testdb.Engine) (*bun.DB, *Store) {
 
 func newFixture(t *testing.T, e testdb.Engine) *fixture {
 	t.Helper()
+	return newFixtureOn(t, testdb.Open(t, e))
+}
+
+// newFixtureOn creates the tables and the fixture's team, users and
+// tokens on db, with a new Store.
+func newFixtureOn(t testing.TB, db *bun.DB) *fixture {
+	t.Helper()
 	ctx := t.Context()
-	db, s := newStore(t, e)
+	s := NewStore(db)
+	if err := s.CreateTables(ctx); err != nil {
+		t.Fatalf("CreateTables: %v", err)
+	}
 	f := &fixture{db: db, store: s, users: map[string]*User{}, tokens: map[string]string{}}
 	var err error
 	if f.team, err = s.CreateTeam(ctx, Team{Name: "Acme", Slug: "acme"}); err != nil {

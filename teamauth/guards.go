@@ -119,9 +119,17 @@ func (a *Auth) Authenticate(r *http.Request) (*User, error) {
 // ErrTeamMissing (400) when the route has no team value, ErrTeamNotFound
 // (404), and ErrNotMember (403). A super-admin is no member by virtue of
 // that role: super-admin routes are separate ([Auth.RequireAdmin]).
+//
+// When the Directory is a [*Store], the token and team lookups of the call
+// share one read of the Store's cache version (see "Caching" in the
+// package documentation).
 func (a *Auth) ResolveTeamAndCheckMembership(r *http.Request) (*Access, error) {
 	if a.Directory == nil {
 		return nil, errNoDirectory
+	}
+	if s, ok := a.Directory.(*Store); ok && !s.uncached {
+		// Scoped to this call: r is the caller's, not changed.
+		r = r.WithContext(s.withRequestVersion(r.Context()))
 	}
 	u, err := a.Authenticate(r)
 	if err != nil {

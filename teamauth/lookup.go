@@ -173,11 +173,21 @@ func (s *Store) Membership(ctx context.Context, teamID, userID string) (*Members
 }
 
 // TeamAndMembership finds a team by id or slug and userID's membership in
-// it with one query.
+// it with one query, or from the Store's cache when no user, team,
+// membership or token has changed since it was last read (see "Caching"
+// in the package documentation). The team and membership returned are the
+// caller's to change.
 func (s *Store) TeamAndMembership(ctx context.Context, idOrSlug, userID string) (*Team, *Membership, error) {
 	q, arg := sqlTeamMemberBySlug, idOrSlug
 	if id, ok := canonicalUUID(idOrSlug); ok {
 		q, arg = sqlTeamMemberByID, id
+	}
+	key := teamKey{team: arg, user: userID}
+	version, cache := s.currentVersion(ctx)
+	if cache {
+		if e, ok := s.teams.get(key, version); ok {
+			return e.result()
+		}
 	}
 	var mID, mRole sql.NullString
 	var mCreated anyTime
@@ -189,24 +199,56 @@ func (s *Store) TeamAndMembership(ctx context.Context, idOrSlug, userID string) 
 		}
 		return nil, nil, fmt.Errorf("teamauth: find team and membership: %w", err)
 	}
-	if !mID.Valid {
+	e := teamEntry{team: *t, member: mID.Valid}
+	if e.member {
+		e.membership = Membership{ID: mID.String, TeamID: t.ID, UserID: userID, Role: Role(mRole.String), CreatedAt: mCreated.t}
+	}
+	if cache {
+		s.teams.put(key, version, e)
+	}
+	return e.result()
+}
+
+// result returns copies of the entry's team and membership (nil for a
+// non-member), so that a caller changing them changes nothing cached.
+func (e *teamEntry) result() (*Team, *Membership, error) {
+	t := copyTeam(&e.team)
+	if !e.member {
 		return t, nil, nil
 	}
-	return t, &Membership{ID: mID.String, TeamID: t.ID, UserID: userID, Role: Role(mRole.String), CreatedAt: mCreated.t}, nil
+	m := e.membership
+	return t, &m, nil
 }
 
 // UserByToken returns the user a bearer token belongs to. A malformed,
 // unknown or revoked token is ErrInvalidToken. It records the token's last
-// use at most once a minute.
+// use at most once a minute. Like TeamAndMembership it answers from the
+// Store's cache while nothing has changed; the user returned is the
+// caller's to change.
 func (s *Store) UserByToken(ctx context.Context, plaintext string) (*User, error) {
 	if !wellFormedToken(plaintext) {
 		return nil, ErrInvalidToken
 	}
-	var tokenID string
+	hash := hashToken(plaintext)
+	version, cache := s.currentVersion(ctx)
+	if cache {
+		if e, ok := s.tokens.get(hash, version); ok {
+			recorded, err := s.recordTokenUse(ctx, &e)
+			if err != nil {
+				return nil, err
+			}
+			if recorded {
+				s.tokens.put(hash, version, e)
+			}
+			u := e.user
+			return &u, nil
+		}
+	}
+	var e tokenEntry
 	var revoked, lastUsed anyTime
 	u, dst := scanUser(nil)
-	dst = append(dst, &tokenID, &revoked, &lastUsed)
-	if err := s.run.QueryRow(ctx, s.db, sqlUserByToken, hashToken(plaintext)).Scan(dst...); err != nil {
+	dst = append(dst, &e.tokenID, &revoked, &lastUsed)
+	if err := s.run.QueryRow(ctx, s.db, sqlUserByToken, hash).Scan(dst...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrInvalidToken
 		}
@@ -215,11 +257,29 @@ func (s *Store) UserByToken(ctx context.Context, plaintext string) (*User, error
 	if revoked.valid {
 		return nil, ErrInvalidToken
 	}
-	if now := s.clock(); !lastUsed.valid || now.Sub(lastUsed.t) >= lastUsedEvery {
-		if _, err := s.db.NewUpdate().Model((*tokenRow)(nil)).
-			Set("last_used_at = ?", now).Where("id = ?", tokenID).Exec(ctx); err != nil {
-			return nil, fmt.Errorf("teamauth: record token use: %w", err)
-		}
+	e.user, e.lastUsed = *u, lastUsed.t
+	if _, err := s.recordTokenUse(ctx, &e); err != nil {
+		return nil, err
+	}
+	if cache {
+		s.tokens.put(hash, version, e)
 	}
 	return u, nil
+}
+
+// recordTokenUse writes now as the token's last use when the last one
+// recorded is a minute old or more (or there is none), keeps it in e and
+// reports that it did. The write changes last_used_at only, which does not
+// count as a change for the cache.
+func (s *Store) recordTokenUse(ctx context.Context, e *tokenEntry) (bool, error) {
+	now := s.clock()
+	if !e.lastUsed.IsZero() && now.Sub(e.lastUsed) < lastUsedEvery {
+		return false, nil
+	}
+	if _, err := s.db.NewUpdate().Model((*tokenRow)(nil)).
+		Set("last_used_at = ?", now).Where("id = ?", e.tokenID).Exec(ctx); err != nil {
+		return false, fmt.Errorf("teamauth: record token use: %w", err)
+	}
+	e.lastUsed = now
+	return true, nil
 }

@@ -18,12 +18,21 @@ import (
 // an [Auth] whose Directory is a Store accepts bearer tokens by default.
 //
 // The tables must exist before use: call [Store.CreateTables], or run the
-// migration added by [Store.RegisterMigrations]. A Store is safe for
+// migrations added by [Store.RegisterMigrations]. A Store is safe for
 // concurrent use.
+//
+// A Store caches what [Store.UserByToken] and [Store.TeamAndMembership]
+// find, and serves it only while no user, team, membership or token has
+// changed since, in any process (see "Caching" in the package
+// documentation).
 type Store struct {
 	db  *bun.DB
 	run *sqlexec.Runner
 	now func() time.Time // the clock; tests replace it
+
+	uncached bool // skip the cache (benchmarks compare); set before use
+	tokens   versionedMap[string, tokenEntry]
+	teams    versionedMap[teamKey, teamEntry]
 }
 
 var (
@@ -135,19 +144,31 @@ func utcPtr(t *time.Time) *time.Time {
 }
 
 // CreateTables creates kit_users, kit_teams, kit_members and kit_tokens and
-// their indexes when they do not exist yet, in one transaction. Running it
-// again changes nothing. Several processes sharing one PostgreSQL database
-// should rather run the migration of [Store.RegisterMigrations], which
-// bun/migrate serializes with a lock.
+// their indexes when they do not exist yet, and kit_auth_state with the
+// triggers that count every change to those tables for the Store's cache,
+// in one transaction. Running it again changes nothing. Several processes
+// sharing one PostgreSQL database should rather run the migrations of
+// [Store.RegisterMigrations], which bun/migrate serializes with a lock.
 func (s *Store) CreateTables(ctx context.Context) error {
-	return createTables(ctx, s.db)
+	return createTablesAndAuthState(ctx, s.db)
 }
 
-// createTables runs, in one transaction, the DDL shared by CreateTables and
-// the migration.
+// createTables creates the identity tables in one transaction: the Up of
+// the first migration.
 func createTables(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		return createTablesIn(ctx, tx)
+	})
+}
+
+// createTablesAndAuthState runs, in one transaction, the DDL of both
+// migrations: what CreateTables does.
+func createTablesAndAuthState(ctx context.Context, db *bun.DB) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := createTablesIn(ctx, tx); err != nil {
+			return err
+		}
+		return createAuthStateIn(ctx, tx)
 	})
 }
 

@@ -134,36 +134,44 @@ func TestUserByToken(t *testing.T) {
 
 func TestTokenLastUseIsRecordedAtMostOnceAMinute(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		f := newFixture(t, e)
-		ctx := t.Context()
-		t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
-		now := t0
-		f.store.now = func() time.Time { return now }
-		plaintext, tok, err := f.store.CreateToken(ctx, f.users["member"].ID, "clock")
-		if err != nil {
-			t.Fatalf("CreateToken: %v", err)
-		}
-		steps := []struct {
-			name string
-			at   time.Duration // after t0
-			want time.Duration // last use after t0
-		}{
-			{"the first use is recorded", 0, 0},
-			{"a use 30 seconds later is not", 30 * time.Second, 0},
-			{"a use 59 seconds later is not", 59 * time.Second, 0},
-			{"a use a minute later is", time.Minute, time.Minute},
-			{"a use 90 seconds later, half a minute after the last record, is not", 90 * time.Second, time.Minute},
-			{"a use five minutes later is", 5 * time.Minute, 5 * time.Minute},
-		}
-		for _, st := range steps {
-			t.Run(st.name, func(t *testing.T) {
-				now = t0.Add(st.at)
-				if _, err := f.store.UserByToken(ctx, plaintext); err != nil {
-					t.Fatalf("UserByToken: %v", err)
+		for _, mode := range []struct {
+			name     string
+			uncached bool
+		}{{"answered from the cache", false}, {"answered from the database", true}} {
+			t.Run("lookups "+mode.name, func(t *testing.T) {
+				f := newFixture(t, e)
+				ctx := t.Context()
+				t0 := time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)
+				now := t0
+				f.store.now = func() time.Time { return now }
+				f.store.uncached = mode.uncached
+				plaintext, tok, err := f.store.CreateToken(ctx, f.users["member"].ID, "clock")
+				if err != nil {
+					t.Fatalf("CreateToken: %v", err)
 				}
-				got := lastUsed(t, f.store, tok.ID)
-				if got == nil || !got.Equal(t0.Add(st.want)) {
-					t.Errorf("got last use %v, want %v", got, t0.Add(st.want))
+				steps := []struct {
+					name string
+					at   time.Duration // after t0
+					want time.Duration // last use after t0
+				}{
+					{"the first use is recorded", 0, 0},
+					{"a use 30 seconds later is not", 30 * time.Second, 0},
+					{"a use 59 seconds later is not", 59 * time.Second, 0},
+					{"a use a minute later is", time.Minute, time.Minute},
+					{"a use 90 seconds later, half a minute after the last record, is not", 90 * time.Second, time.Minute},
+					{"a use five minutes later is", 5 * time.Minute, 5 * time.Minute},
+				}
+				for _, st := range steps {
+					t.Run(st.name, func(t *testing.T) {
+						now = t0.Add(st.at)
+						if _, err := f.store.UserByToken(ctx, plaintext); err != nil {
+							t.Fatalf("UserByToken: %v", err)
+						}
+						got := lastUsed(t, f.store, tok.ID)
+						if got == nil || !got.Equal(t0.Add(st.want)) {
+							t.Errorf("got last use %v, want %v", got, t0.Add(st.want))
+						}
+					})
 				}
 			})
 		}
