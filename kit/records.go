@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -329,7 +330,11 @@ func (k *Kit) checkWrite(ctx context.Context, tx bun.Tx, c *collections.Collecti
 				verr.Fields[name] = fmt.Sprintf("refers to no %s record of this team", ref)
 			}
 		}
-		if a.Field.Meta.Unique {
+		// A collection's only unique index answers for itself: the write
+		// fails with a unique violation naming the field (store.classifyFor),
+		// which undoes only that statement. Otherwise look first, so the
+		// error names the right field.
+		if a.Field.Meta.Unique && store.SoleUniqueField(c) != name {
 			taken, err := k.store.Taken(ctx, tx, c, a, teamID, selfID, v)
 			if err != nil {
 				return err

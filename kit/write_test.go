@@ -12,6 +12,8 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -290,4 +292,86 @@ func TestGroupCommitSingleStatementWrites(t *testing.T) {
 			t.Errorf("integrity-check: got %v, want nil", err)
 		}
 	})
+}
+
+// TestUniqueViolationsNameTheField checks both ways a unique value is
+// refused: by the index itself (a collection with one unique field, where
+// kit does not look first) and by kit's look-up (two unique fields, where
+// the index could not say which one). Either way the answer is a 409
+// naming the field and nothing is written, with and without a savepoint
+// (an OnMutationTx listener), on every engine.
+func TestUniqueViolationsNameTheField(t *testing.T) {
+	oneUnique := collections.Definition{Name: "parts", Layer: "shop", Fields: []collections.Field{
+		{Name: "title", Type: collections.TypeString},
+		{Name: "code", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
+	}}
+	twoUnique := collections.Definition{Name: "tools", Layer: "shop", Fields: []collections.Field{
+		{Name: "title", Type: collections.TypeString},
+		{Name: "code", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
+		{Name: "barcode", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
+	}}
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		tests := []struct {
+			name   string
+			key    string
+			hook   bool
+			first  map[string]any
+			second map[string]any
+			field  string
+		}{
+			{"a collection's only unique index refuses a taken value", "shopParts", false,
+				map[string]any{"code": "A"}, map[string]any{"code": "A"}, "code"},
+			{"the only unique index refuses it inside a savepoint too", "shopParts", true,
+				map[string]any{"code": "A"}, map[string]any{"code": "A"}, "code"},
+			{"with two unique fields the second one is named", "shopTools", false,
+				map[string]any{"code": "A", "barcode": "1"}, map[string]any{"code": "B", "barcode": "1"}, "barcode"},
+			{"with two unique fields the first one is named", "shopTools", true,
+				map[string]any{"code": "A", "barcode": "1"}, map[string]any{"code": "A", "barcode": "2"}, "code"},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				k := newKitOn(t, e, oneUnique, twoUnique)
+				if tc.hook {
+					k.OnMutationTx(func(context.Context, bun.Tx, *kit.Mutation) error { return nil })
+				}
+				ctx := context.Background()
+				first, err := k.Records(tc.key).Create(ctx, aliceA, tc.first)
+				if err != nil {
+					t.Fatal(err)
+				}
+				table := "shop_" + strings.TrimPrefix(strings.ToLower(tc.key), "shop")
+				before := countRows(t, k, table)
+				for _, op := range []string{"create", "update"} {
+					var err error
+					if op == "create" {
+						_, err = k.Records(tc.key).Create(ctx, aliceA, tc.second)
+					} else {
+						other, cerr := k.Records(tc.key).Create(ctx, aliceA, map[string]any{"title": "other"})
+						if cerr != nil {
+							t.Fatal(cerr)
+						}
+						before++
+						_, err = k.Records(tc.key).Update(ctx, aliceA, other["id"].(string), tc.second)
+					}
+					var ce *kit.ConstraintError
+					if !errors.As(err, &ce) || ce.Field != tc.field || kit.StatusOf(err) != 409 {
+						t.Errorf("%s: got %v (field %q, status %d), want a 409 naming %q", op, err, fieldOf(ce), kit.StatusOf(err), tc.field)
+					}
+					if got := countRows(t, k, table); got != before {
+						t.Errorf("%s: rows got %d, want %d", op, got, before)
+					}
+				}
+				if got, err := k.Records(tc.key).Get(ctx, aliceA, first["id"].(string)); err != nil || got["code"] != tc.first["code"] {
+					t.Errorf("first record: got %v (%v), want it unchanged", got, err)
+				}
+			})
+		}
+	})
+}
+
+func fieldOf(ce *kit.ConstraintError) string {
+	if ce == nil {
+		return ""
+	}
+	return ce.Field
 }

@@ -155,6 +155,13 @@ func classifyFor(c *collections.Collection, err error) error {
 		return err
 	}
 	name := constraintName(err)
+	if name == "" {
+		// SQLite does not name the index; when the collection has one
+		// unique index, it is that one.
+		if f := SoleUniqueField(c); f != "" {
+			name = indexName("ux", c.Table, collections.ColumnName(f))
+		}
+	}
 	for _, f := range c.Fields {
 		if f.Meta.Unique && indexName("ux", c.Table, collections.ColumnName(f.Name)) == name {
 			ce.Field = f.Name
@@ -162,6 +169,31 @@ func classifyFor(c *collections.Collection, err error) error {
 		}
 	}
 	return err
+}
+
+// SoleUniqueField returns the field of c's only unique index ("" when c
+// has none or several): a unique violation on c can then only be on that
+// field, so a write may leave the check to the index instead of looking
+// first.
+func SoleUniqueField(c *collections.Collection) string {
+	field := ""
+	for _, ix := range indexesOf(c) {
+		if !ix.Unique {
+			continue
+		}
+		if field != "" || len(ix.Columns) != 2 {
+			return ""
+		}
+		for _, f := range c.Fields {
+			if f.Meta.Unique && ix.Name == indexName("ux", c.Table, collections.ColumnName(f.Name)) {
+				field = f.Name
+			}
+		}
+		if field == "" {
+			return ""
+		}
+	}
+	return field
 }
 
 // constraintName reads the violated constraint's name from a driver error
