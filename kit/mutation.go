@@ -114,6 +114,13 @@ func (k *Kit) newMutation(ctx context.Context, op Operation, key string, a Actor
 	}
 }
 
+// hasHooks reports whether any mutation listener is registered.
+func (k *Kit) hasHooks() bool {
+	k.hooksMu.RLock()
+	defer k.hooksMu.RUnlock()
+	return len(k.txHooks) > 0 || len(k.hooks) > 0
+}
+
 func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
 	k.hooksMu.RLock()
 	hooks := k.txHooks

@@ -375,3 +375,39 @@ func fieldOf(ce *kit.ConstraintError) string {
 	}
 	return ce.Field
 }
+
+// TestAdminDeleteWithoutListeners checks the one-statement delete (an
+// admin, no listener, a collection without order): it deletes the team's
+// record and refuses, writing nothing, another team's and an unknown id.
+func TestAdminDeleteWithoutListeners(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		k := newKitOn(t, e, shopDefs()...)
+		ctx := context.Background()
+		mine := mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "mine"})
+		theirs := mustCreate(t, k, productsKey, carolB, map[string]any{"title": "theirs"})
+		admin := aliceA
+		admin.Role = "admin"
+		tests := []struct {
+			name    string
+			id      string
+			wantErr error
+			rows    int
+		}{
+			{"another team's record is not found and stays", theirs["id"].(string), kit.ErrNotFound, 2},
+			{"an unknown id is not found", "00000000-0000-7000-8000-000000000000", kit.ErrNotFound, 2},
+			{"the team's own record is deleted", mine["id"].(string), nil, 1},
+			{"deleting it again is not found", mine["id"].(string), kit.ErrNotFound, 1},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				err := k.Records(productsKey).Delete(ctx, admin, tc.id)
+				if !errors.Is(err, tc.wantErr) {
+					t.Errorf("got %v, want %v", err, tc.wantErr)
+				}
+				if got := countRows(t, k, productsTable); got != tc.rows {
+					t.Errorf("rows: got %d, want %d", got, tc.rows)
+				}
+			})
+		}
+	})
+}
