@@ -112,11 +112,31 @@ func (s *Store) usesFTS(c *collections.Collection, term string) bool {
 
 // ftsCondition narrows a query to the FTS candidates for term: the rows
 // the index matches and the rows whose changes wait in its log.
+//
+// The index keeps no positions (detail=none: a much smaller index, cheaper
+// to write), so it cannot match the term as a phrase. It matches rows that
+// hold every trigram of a cover of the term (windows at 0, 3, 6, ... and
+// the last one): every row containing the term holds them, and the
+// substring test that follows drops the rows that hold them elsewhere.
 func ftsCondition(c *collections.Collection, term string) (string, any) {
-	phrase := `"` + strings.ReplaceAll(term, `"`, `""`) + `"`
+	runes := []rune(term)
+	var parts []string
+	add := func(i int) {
+		tri := string(runes[i : i+3])
+		p := `"` + strings.ReplaceAll(tri, `"`, `""`) + `"`
+		if !slices.Contains(parts, p) {
+			parts = append(parts, p)
+		}
+	}
+	for i := 0; i+3 <= len(runes); i += 3 {
+		add(i)
+	}
+	if len(runes)%3 != 0 {
+		add(len(runes) - 3)
+	}
 	fts := quote(ftsTable(c.Table))
 	return `("rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ?) OR "rowid" IN (SELECT rid FROM ` +
-		quote(ftsPending(c.Table)) + "))", phrase
+		quote(ftsPending(c.Table)) + "))", strings.Join(parts, " AND ")
 }
 
 // syncSearch makes the search index of c match want, rebuilding it when
@@ -161,7 +181,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	logNew := fmt.Sprintf(`INSERT INTO %s(cmd, rid, %s) VALUES (NULL, new."rowid", %s);`, qp, logList, strings.Join(newVals, ", "))
 	logOld := fmt.Sprintf(`INSERT INTO %s(cmd, rid, %s) VALUES ('delete', old."rowid", %s);`, qp, logList, strings.Join(oldVals, ", "))
 	stmts := []string{
-		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content=%s, content_rowid='rowid', tokenize='trigram case_sensitive 0')`,
+		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content=%s, content_rowid='rowid', detail=none, tokenize='trigram case_sensitive 0')`,
 			quote(fts), colList, "'"+c.Table+"'"),
 		fmt.Sprintf(`CREATE TABLE %s (seq INTEGER PRIMARY KEY, cmd TEXT, rid INTEGER NOT NULL, %s)`, qp, strings.Join(logDefs, ", ")),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ai")), table, logNew),

@@ -87,7 +87,8 @@ type tableDef struct {
 	// Search lists the columns the search index covers.
 	Search []string `json:"search,omitempty"`
 	// SearchFormat is the layout of the search index: 2 since the SQLite
-	// index is kept through a change log (see search.go). Its change makes
+	// index is kept through a change log and stores no positions (see
+	// search.go). Its change makes
 	// the stored definition differ, so sync rebuilds older indexes.
 	SearchFormat int `json:"searchFormat,omitempty"`
 }
