@@ -17,26 +17,29 @@ import (
 // Indexed search.
 //
 // On SQLite every collection with string or text fields has an FTS5 table
-// with the trigram tokenizer (case-insensitive), external-content on the
-// collection table. A search term of at least minIndexedSearch characters
-// narrows the candidates through it; the LIKE (or GLOB) test that a scan
-// would make still runs on each candidate, so the results are exactly the
-// scan's. Shorter terms scan.
+// with the trigram tokenizer (case-insensitive). It is contentless (the
+// rows are in the collection table), keeps no positions (detail=none) and
+// deletes by rowid (contentless_delete=1), which makes it small and cheap
+// to change. A search term of at least minIndexedSearch characters narrows
+// the candidates through it; the LIKE (or GLOB) test that a scan would make
+// still runs on each candidate, so the results are exactly the scan's.
+// Shorter terms scan.
 //
 // Triggers on the collection table do not write the FTS table directly:
-// they log each change (the new values of an insert, the old values of a
-// delete, both for an update of a searched column) in a plain "pending"
-// table, and FlushSearch applies the log to the FTS table with one
-// statement and empties it. kit calls FlushSearch at the end of every write
-// transaction that changed the collection, before it commits, so the index
-// still changes in the same transaction as the rows. The reason is cost:
-// FTS5 writes its pending terms to disk at every statement boundary and
-// savepoint of a transaction that touched it, so a trigger that writes it
-// directly costs a segment write (and, later, segment merges) per changed
-// row, while a log applied once per group commit costs one per group.
-// Rows changed by writers that do not flush (raw SQL, another program)
-// stay in the log until the next flush; a search takes the logged rows as
-// candidates too, so its results are right either way.
+// they log the rowid of each inserted, deleted or (in a searched column)
+// updated row in a plain change log, and FlushSearch brings those rows'
+// index entries up to date with three statements and empties the log. kit
+// calls FlushSearch at the end of every write transaction that changed the
+// collection, before it commits, so the index still changes in the same
+// transaction as the rows. The reason is cost: FTS5 writes its pending
+// terms to disk at every statement boundary and savepoint of a transaction
+// that touched it, so a trigger that writes it directly costs a segment
+// write per changed row, while a log applied once per group commit costs
+// one per group. Rows changed by writers that do not flush (raw SQL,
+// another program) stay in the log until the next flush; a search takes
+// the logged rows as candidates too, so its results are right either way.
+// (kit never changes a row's rowid; a writer that does should touch a
+// searched column in the same statement.)
 //
 // On PostgreSQL each such field gets a GIN trigram index (pg_trgm) that
 // ILIKE and ~ use by themselves; when the extension cannot be created the
@@ -61,30 +64,27 @@ func ftsTable(table string) string { return indexName("fts", table, "search") }
 
 func ftsTrigger(table, op string) string { return indexName("trg", table, "search_"+op) }
 
-// ftsPending names the change log of table's FTS table. Its columns are
-// seq (the order of the changes), cmd (NULL for an insert, 'delete' for a
-// removal), rid (the row's rowid) and c1..cN (the searched columns' values,
-// in the FTS table's column order).
+// ftsPending names the change log of table's FTS table: one row (op, rid)
+// per change, op 'i' (insert), 'd' (delete) or 'u' (update of a searched
+// column) and rid the row's rowid.
 func ftsPending(table string) string { return indexName("ftp", table, "search") }
 
-// flushSearchSQL returns the statements that apply c's change log to its
-// FTS table and empty the log. The changes go in by rowid (each row's in
-// the order they were made): FTS5 writes its pending terms to disk
-// whenever a change names a smaller rowid than the one before, so the
-// order of the log (random rows, for updates and deletes) would cost a
-// flush per change.
+// flushSearchSQL returns the statements that bring the index entries of
+// the logged rows up to date and empty the log: the entries of rows that
+// may be in the index go, then the logged rows that still exist go in
+// with their current values, by rowid (FTS5 writes its pending terms to
+// disk whenever an insert names a smaller rowid than the one before).
 func flushSearchSQL(c *collections.Collection) []string {
-	cols := searchColumns(c)
-	fts, pending := quote(ftsTable(c.Table)), quote(ftsPending(c.Table))
-	quoted := make([]string, len(cols))
-	vals := make([]string, len(cols))
-	for i, col := range cols {
-		quoted[i] = quote(col)
-		vals[i] = fmt.Sprintf("c%d", i+1)
+	cols := make([]string, 0, 4)
+	for _, col := range searchColumns(c) {
+		cols = append(cols, quote(col))
 	}
+	colList := strings.Join(cols, ", ")
+	fts, pending, table := quote(ftsTable(c.Table)), quote(ftsPending(c.Table)), quote(c.Table)
 	return []string{
-		fmt.Sprintf(`INSERT INTO %s(%s, "rowid", %s) SELECT cmd, rid, %s FROM %s ORDER BY rid, seq`,
-			fts, fts, strings.Join(quoted, ", "), strings.Join(vals, ", "), pending),
+		fmt.Sprintf(`DELETE FROM %s WHERE "rowid" IN (SELECT rid FROM %s WHERE op <> 'i')`, fts, pending),
+		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s WHERE "rowid" IN (SELECT rid FROM %s) ORDER BY "rowid"`,
+			fts, colList, colList, table, pending),
 		"DELETE FROM " + pending,
 	}
 }
@@ -166,28 +166,27 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	if len(want.Search) == 0 {
 		return nil
 	}
-	n := len(want.Search)
-	cols, logCols, logDefs := make([]string, n), make([]string, n), make([]string, n)
-	newVals, oldVals := make([]string, n), make([]string, n)
+	cols := make([]string, len(want.Search))
 	for i, col := range want.Search {
 		cols[i] = quote(col)
-		logCols[i] = fmt.Sprintf("c%d", i+1)
-		logDefs[i] = logCols[i] + " TEXT"
-		newVals[i] = "new." + quote(col)
-		oldVals[i] = "old." + quote(col)
 	}
-	colList, logList := strings.Join(cols, ", "), strings.Join(logCols, ", ")
+	colList := strings.Join(cols, ", ")
 	table, qp := quote(c.Table), quote(pending)
-	logNew := fmt.Sprintf(`INSERT INTO %s(cmd, rid, %s) VALUES (NULL, new."rowid", %s);`, qp, logList, strings.Join(newVals, ", "))
-	logOld := fmt.Sprintf(`INSERT INTO %s(cmd, rid, %s) VALUES ('delete', old."rowid", %s);`, qp, logList, strings.Join(oldVals, ", "))
+	logRow := func(op, ref string) string {
+		return fmt.Sprintf(`INSERT INTO %s(op, rid) VALUES ('%s', %s."rowid");`, qp, op, ref)
+	}
 	stmts := []string{
-		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content=%s, content_rowid='rowid', detail=none, tokenize='trigram case_sensitive 0')`,
-			quote(fts), colList, "'"+c.Table+"'"),
-		fmt.Sprintf(`CREATE TABLE %s (seq INTEGER PRIMARY KEY, cmd TEXT, rid INTEGER NOT NULL, %s)`, qp, strings.Join(logDefs, ", ")),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ai")), table, logNew),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logOld),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logOld, logNew),
-		fmt.Sprintf(`INSERT INTO %s(%s) VALUES ('rebuild')`, quote(fts), quote(fts)),
+		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
+			quote(fts), colList),
+		// Merge a segment for its deleted rows only once half of them are
+		// gone (FTS5's default, a tenth, rewrites large segments again and
+		// again under random deletes).
+		fmt.Sprintf(`INSERT INTO %s(%s, rank) VALUES ('deletemerge', 50)`, quote(fts), quote(fts)),
+		fmt.Sprintf(`CREATE TABLE %s (op TEXT NOT NULL, rid INTEGER NOT NULL)`, qp),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ai")), table, logRow("i", "new")),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logRow("d", "old")),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),
+		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s ORDER BY "rowid"`, quote(fts), colList, colList, table),
 	}
 	for _, q := range stmts {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
