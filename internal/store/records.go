@@ -217,6 +217,10 @@ type Page struct {
 	Total   int
 }
 
+// maxSortedMatches is the most search matches a page query sorts instead
+// of walking the team's rows in order (see List).
+const maxSortedMatches = 5000
+
 // List runs a validated list query for team teamID.
 func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (Page, error) {
 	where, args, err := s.where(c, teamID, q)
@@ -224,13 +228,26 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		return Page{}, err
 	}
 	from := " FROM " + quote(c.Table) + " WHERE " + where
+	// An indexed search starts from the index's candidates (the team test
+	// made with "+" so that the planner does not walk the team's index
+	// instead): the count costs what the candidates cost, not a pass over
+	// every row of the team. The page starts there too while the matches
+	// are few enough to sort; past that they are dense enough that walking
+	// the team's rows newest first meets a page of them soon.
+	fromFTS := from
+	if q.Search != "" && s.usesFTS(c, q.Search) {
+		fromFTS = " FROM " + quote(c.Table) + " WHERE +" + where
+	}
 	var total int
-	if err := s.queryRow(ctx, db, "SELECT count(*)"+from, args...).Scan(&total); err != nil {
+	if err := s.queryRow(ctx, db, "SELECT count(*)"+fromFTS, args...).Scan(&total); err != nil {
 		return Page{}, fmt.Errorf("store: count %s: %w", c.Table, err)
 	}
 	page := Page{Total: total, Records: []Record{}}
 	if total == 0 || q.Offset() >= total {
 		return page, nil
+	}
+	if total <= maxSortedMatches {
+		from = fromFTS
 	}
 	query := "SELECT " + selectList(c) + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
 	recs, err := s.scanRecords(ctx, db, c, query, append(args, q.PageSize, q.Offset())...)
@@ -369,6 +386,8 @@ func (s *Store) like() string {
 // filters. Only column names from the collection and "?" placeholders are
 // written; every value is an argument.
 func (s *Store) where(c *collections.Collection, teamID string, q collections.ListQuery) (string, []any, error) {
+	// The team test comes first: List turns it into +"team_id" for an
+	// indexed search.
 	parts := []string{`"team_id" = ?`}
 	args := []any{teamID}
 	if q.IDs != nil {

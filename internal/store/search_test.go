@@ -224,3 +224,39 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 		t.Errorf("search after the upgrade: got %v, want %v", got, want)
 	}
 }
+
+// TestIndexedSearchCountStartsFromTheIndex checks the plan of the count an
+// indexed search runs: rows are fetched by rowid from the index's
+// candidates, not found by walking the team's index.
+func TestIndexedSearchCountStartsFromTheIndex(t *testing.T) {
+	s, c := searchFixture(t)
+	var count string
+	var countArgs []any
+	s.ObserveQueries(func(q string, args []any) {
+		if strings.HasPrefix(q, "SELECT count(*)") {
+			count, countArgs = q, args
+		}
+	})
+	q := collections.ListQuery{Page: 1, PageSize: 20, Search: "lamp", Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}}
+	if _, err := s.List(t.Context(), s.db, c, "t1", q); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+count, countArgs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	got := strings.Join(plan, "\n")
+	if !strings.Contains(got, "USING INTEGER PRIMARY KEY (rowid=?)") || strings.Contains(got, "team") {
+		t.Errorf("count plan: got\n%s\nwant rowid lookups of the index's candidates, not the team's index", got)
+	}
+}
