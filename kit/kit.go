@@ -127,6 +127,7 @@ func New(cfg Config) (*Kit, error) {
 			return nil, err
 		}
 		k.db, k.ownsDB = db, true
+		k.writes.checkpoints = store.BackgroundCheckpoints(path)
 	}
 	k.store = store.New(k.db, k.Collections)
 	k.store.Logger = k.logger

@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -72,9 +74,19 @@ func (k *Kit) singleWrite(c *collections.Collection) bool {
 	return len(k.txHooks) == 0
 }
 
+// checkpointEvery is the least time between two background WAL
+// checkpoints.
+const checkpointEvery = 250 * time.Millisecond
+
 // writeQueue is the SQLite group-commit queue of one Kit.
 type writeQueue struct {
 	k *Kit
+
+	// checkpoints: kit opened the file with wal_autocheckpoint(0) and
+	// checkpoints the WAL itself, in the background (maybeCheckpoint).
+	checkpoints bool
+	lastCkpt    atomic.Int64 // Unix nanoseconds of the last start
+	ckptRunning atomic.Bool
 
 	mu      sync.Mutex
 	queue   []*writeReq
@@ -150,6 +162,7 @@ func (q *writeQueue) drain() {
 		q.mu.Unlock()
 
 		rest := q.commit(batch)
+		q.maybeCheckpoint()
 		if len(rest) > 0 {
 			// The transaction broke before these ran: put them back first
 			// in line for the next one.
@@ -158,6 +171,30 @@ func (q *writeQueue) drain() {
 			q.mu.Unlock()
 		}
 	}
+}
+
+// maybeCheckpoint starts a passive WAL checkpoint on a goroutine of its
+// own when none runs and the last started checkpointEvery ago or more.
+// A passive checkpoint copies committed pages to the database file (and
+// syncs it) without blocking writers or readers, so the writes after this
+// group go on meanwhile; in SQLite's default, the commit that fills the
+// WAL past 1,000 pages checkpoints before it returns, and its whole group
+// would wait for the disk.
+func (q *writeQueue) maybeCheckpoint() {
+	if !q.checkpoints || q.ckptRunning.Load() || q.k.closed.Load() {
+		return
+	}
+	now := time.Now().UnixNano()
+	if now-q.lastCkpt.Load() < int64(checkpointEvery) || !q.ckptRunning.CompareAndSwap(false, true) {
+		return
+	}
+	q.lastCkpt.Store(now)
+	go func() {
+		defer q.ckptRunning.Store(false)
+		if _, err := q.k.db.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)"); err != nil && !q.k.closed.Load() {
+			q.k.logger.Warn("kit: WAL checkpoint failed; the next one retries", slog.String("err", err.Error()))
+		}
+	}()
 }
 
 // commit runs batch in one transaction and reports each write's outcome,

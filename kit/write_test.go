@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -410,4 +411,34 @@ func TestAdminDeleteWithoutListeners(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestBackgroundCheckpoints checks that kit, which opens its SQLite file
+// with wal_autocheckpoint(0), copies the WAL into the database file itself
+// while writes go on: the database file grows as records are written.
+func TestBackgroundCheckpoints(t *testing.T) {
+	path := tempDBPath(t)
+	k := newKitConfig(t, kit.Config{SQLitePath: path, Definitions: shopDefs()})
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	var auto int
+	if err := k.DB().QueryRowContext(context.Background(), "PRAGMA wal_autocheckpoint").Scan(&auto); err != nil || auto != 0 {
+		t.Fatalf("wal_autocheckpoint: got %d (%v), want 0", auto, err)
+	}
+	before := size()
+	deadline := time.Now().Add(10 * time.Second)
+	for i := 0; size() <= before; i++ {
+		if time.Now().After(deadline) {
+			t.Fatalf("database file: still %d bytes after %d creates, want it to grow through checkpoints", size(), i)
+		}
+		mustCreate(t, k, productsKey, aliceA, map[string]any{"title": strings.Repeat("x", 2000) + fmt.Sprint(i)})
+		if i%50 == 49 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 }

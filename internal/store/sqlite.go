@@ -17,7 +17,20 @@ import (
 // readers run beside the single writer; _txlock=immediate takes the write
 // lock at BEGIN so read-then-write transactions never fail with SQLITE_BUSY
 // half way (DESIGN.md: measured 790 of 800 creates without it).
-const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_txlock=immediate"
+//
+// wal_autocheckpoint(0): a connection that commits does not checkpoint
+// the WAL itself (copying pages to the database file and syncing it,
+// while the commit's caller waits); kit runs passive checkpoints in the
+// background instead (kit's write queue, see kit/write.go). Other
+// programs opening the file keep SQLite's default.
+const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+
+// BackgroundCheckpoints reports whether the connections of a database
+// opened with path's DSN leave WAL checkpoints to their owner (see
+// sqlitePragmas).
+func BackgroundCheckpoints(path string) bool {
+	return strings.Contains(SQLiteDSN(path), "wal_autocheckpoint(0)")
+}
 
 // memPragmas are the pragmas for an in-memory (memdb VFS) database, which
 // has no journal file to put in WAL mode.

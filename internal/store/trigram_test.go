@@ -32,7 +32,11 @@ func TestPostgresSearchHasTrigramIndexesThePlannerCanUse(t *testing.T) {
 		t.Fatal(err)
 	}
 	var names []string
-	if err := db.NewRaw(`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'shop_products' AND indexdef LIKE '%gin_trgm_ops%' ORDER BY indexname`).Scan(ctx, &names); err != nil {
+	// The subquery (OFFSET 0 keeps it apart) limits pg_get_indexdef to this
+	// schema's indexes: evaluated on another test's index while that test
+	// drops its schema, it fails with "could not open relation".
+	if err := db.NewRaw(`SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'shop_products' OFFSET 0) AS ix
+		WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY indexname`).Scan(ctx, &names); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"tg_shop_products_description", "tg_shop_products_title"}; strings.Join(names, ",") != strings.Join(want, ",") {
