@@ -230,8 +230,17 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 		if sp {
 			if _, err := tx.ExecContext(ctx, "SAVEPOINT kit_write"); err != nil {
 				// The transaction is no longer usable: what ran is lost,
-				// what did not run goes back to the queue.
+				// what did not run goes back to the queue, unless nothing
+				// ran (a savepoint that cannot be made at all fails the
+				// group instead of looping).
 				q.fail(tx, ok, err)
+				if len(ran) == 0 {
+					for _, r := range batch[i:] {
+						r.err = err
+					}
+					finish(batch[i:])
+					return nil
+				}
 				finish(ran)
 				return batch[i:]
 			}
