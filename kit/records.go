@@ -61,6 +61,20 @@ type Records struct {
 // collection is registered.
 func (k *Kit) Records(key string) *Records { return &Records{k: k, key: key} }
 
+// open returns r's collection for the actor a: ErrUnknownCollection (or
+// ErrClosed) when there is none, a 403 *Error for an actor without user
+// or team.
+func (r *Records) open(a Actor) (*collections.Collection, error) {
+	c, err := r.k.collection(r.key)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.check(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // Pagination is the pagination data of a list.
 type Pagination struct {
 	CurrentPage   int    `json:"currentPage"`
@@ -82,11 +96,8 @@ type List struct {
 // and sortDirection), filter and ids. A bad parameter is a *QueryError
 // naming it.
 func (r *Records) List(ctx context.Context, a Actor, params url.Values) (*List, error) {
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	q, err := c.ParseListQuery(params, r.k.limits)
@@ -106,11 +117,8 @@ func (r *Records) List(ctx context.Context, a Actor, params url.Values) (*List, 
 
 // Get returns record id of the actor's team, or ErrNotFound.
 func (r *Records) Get(ctx context.Context, a Actor, id string) (Record, error) {
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	return r.k.store.Get(ctx, r.k.db, c, a.TeamID, id)
@@ -120,11 +128,8 @@ func (r *Records) Get(ctx context.Context, a Actor, id string) (Record, error) {
 // of ids; ids of other teams or of no record are left out. At most
 // Limits.MaxInValues ids.
 func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record, error) {
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	if max := r.k.maxIDs(); len(ids) > max {
@@ -144,11 +149,8 @@ func (k *Kit) maxIDs() int {
 // returns the stored record. Auto-generated fields in data are ignored.
 func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Record, error) {
 	started := time.Now()
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	vals, err := c.ValidateCreate(data)
@@ -204,11 +206,8 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 // equal to the stored ones) writes nothing and fires no hook.
 func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
 	started := time.Now()
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	changes, err := c.ValidateUpdate(data)
@@ -265,11 +264,8 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 // siblings after the record move up one place, so orders stay 0..n-1.
 func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 	started := time.Now()
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return err
-	}
-	if err := a.check(); err != nil {
 		return err
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key, a, started)

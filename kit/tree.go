@@ -201,11 +201,8 @@ func checkArrangeRole(c *collections.Collection, a Actor) error {
 // already is writes nothing and fires no hook.
 func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string, order int) (Record, error) {
 	started := time.Now()
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	if !c.IsTree() {
@@ -350,11 +347,8 @@ func (r *Records) ReorderUpdates(ctx context.Context, a Actor, updates []OrderUp
 // siblings in their new order.
 func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []OrderUpdate) ([]Record, error) {
 	started := time.Now()
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	if !c.IsOrdered() {
@@ -535,11 +529,8 @@ var errTreeTooLarge = &Error{Status: 400, Message: fmt.Sprintf("the tree has mor
 	Data: map[string]any{"limit": MaxTreeNodes}}
 
 func (r *Records) tree(ctx context.Context, a Actor, rootID string, limit int) ([]Record, error) {
-	c, err := r.k.collection(r.key)
+	c, err := r.open(a)
 	if err != nil {
-		return nil, err
-	}
-	if err := a.check(); err != nil {
 		return nil, err
 	}
 	if !c.IsTree() {

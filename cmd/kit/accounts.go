@@ -28,7 +28,7 @@ func runTeamCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 			"names the team in URLs: /api/teams/SLUG/...; by default it is made from the name.")
 	name := fl.String("name", "", "team `name`")
 	slug := fl.String("slug", "", "team `slug` (default: made from --name)")
-	dsn := fl.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+	dsn := fl.db()
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -53,7 +53,7 @@ func runTeamCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 func runTeamList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := newCommandFlags("team list", "[--db PATH]", "List every team, oldest first: id, slug and name, separated by tabs.")
-	dsn := fl.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+	dsn := fl.db()
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -85,7 +85,7 @@ func runUserCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	name := fl.String("name", "", "user's `name`")
 	email := fl.String("email", "", "user's `email`")
 	role := fl.String("role", "", "global `role`: empty, or admin for a super-admin")
-	dsn := fl.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+	dsn := fl.db()
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -112,7 +112,7 @@ func runUserCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 
 func runUserList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := newCommandFlags("user list", "[--db PATH]", "List every user, oldest first: id, role, name and email, separated by tabs.")
-	dsn := fl.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+	dsn := fl.db()
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -148,7 +148,7 @@ func runMemberAdd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	team := fl.String("team", "", "team `id or slug`")
 	user := fl.String("user", "", "user `id`")
 	role := fl.String("role", "", "team `role`: owner, admin or member")
-	dsn := fl.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+	dsn := fl.db()
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -191,7 +191,7 @@ func runTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 			"The token is shown this once; the database keeps only its hash.")
 	user := fl.String("user", "", "user `id`")
 	name := fl.String("name", "cli", "token `name`, to tell tokens apart")
-	dsn := fl.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+	dsn := fl.db()
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}

@@ -120,6 +120,11 @@ func newCommandFlags(name, synopsis, summary string) *commandFlags {
 	return &commandFlags{FlagSet: fs, name: name, synopsis: synopsis, summary: summary}
 }
 
+// db defines the --db flag the account commands share.
+func (c *commandFlags) db() *string {
+	return c.String("db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
+}
+
 func (c *commandFlags) printUsage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: kit %s %s\n\n%s\n", c.name, c.synopsis, c.summary)
 	hasFlags := false

@@ -174,23 +174,16 @@ func classifyFor(c *collections.Collection, err error) error {
 // SoleUniqueField returns the field of c's only unique index ("" when c
 // has none or several): a unique violation on c can then only be on that
 // field, so a write may leave the check to the index instead of looking
-// first.
+// first. Unique indexes are those of unique fields (indexesOf); it reads
+// the fields, not the index list, as it runs on every write.
 func SoleUniqueField(c *collections.Collection) string {
 	field := ""
-	for _, ix := range indexesOf(c) {
-		if !ix.Unique {
-			continue
-		}
-		if field != "" || len(ix.Columns) != 2 {
-			return ""
-		}
-		for _, f := range c.Fields {
-			if f.Meta.Unique && ix.Name == indexName("ux", c.Table, collections.ColumnName(f.Name)) {
-				field = f.Name
+	for _, f := range c.Fields {
+		if f.Meta.Unique {
+			if field != "" {
+				return ""
 			}
-		}
-		if field == "" {
-			return ""
+			field = f.Name
 		}
 	}
 	return field
