@@ -1,7 +1,6 @@
 package events_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -33,25 +31,7 @@ type world struct {
 	tokens map[string]string // caller name -> bearer token
 	ids    map[string]string // placeholder -> id
 	actors map[string]kit.Actor
-	logs   *syncBuffer
-}
-
-// syncBuffer is a bytes.Buffer safe for the logger's concurrent writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	logs   *testkit.Buffer
 }
 
 func shopDefinitions() []collections.Definition {
@@ -87,7 +67,7 @@ func shopDefinitions() []collections.Definition {
 // Install, so the event table starts empty.
 func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*kit.Config)) *world {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	kcfg := kit.Config{
 		DB:          testdb.Open(t, e),
 		Definitions: shopDefinitions(),
@@ -157,10 +137,7 @@ func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*
 	if w.tr, err = events.Install(k, cfg); err != nil {
 		t.Fatalf("events.Install: %v", err)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/api/", k.Handler())
-	w.srv = httptest.NewServer(mux)
-	t.Cleanup(w.srv.Close)
+	w.srv = testkit.ServeAPI(t, k.Handler())
 	return w
 }
 

@@ -1,14 +1,12 @@
 package external_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/collectionkit/kit/collections"
@@ -24,31 +22,13 @@ type fixture struct {
 	srv    *httptest.Server
 	tokens map[string]string // caller name -> bearer token
 	ids    map[string]string // placeholder -> id
-	logs   *logBuffer
+	logs   *testkit.Buffer
 }
 
-// logBuffer collects kit's logs; the server writes while tests read.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// lines returns the log lines that contain s.
-func (l *logBuffer) lines(s string) []string {
+// logLines returns the lines of f's log that contain s.
+func (f *fixture) logLines(s string) []string {
 	var out []string
-	for _, line := range strings.Split(l.String(), "\n") {
+	for _, line := range strings.Split(f.logs.String(), "\n") {
 		if strings.Contains(line, s) {
 			out = append(out, line)
 		}
@@ -75,7 +55,7 @@ func productsDefinition() collections.Definition {
 // server.
 func newFixture(t *testing.T, defs []collections.Definition, setup func(t *testing.T, f *fixture)) *fixture {
 	t.Helper()
-	logs := &logBuffer{}
+	logs := &testkit.Buffer{}
 	k, err := kit.New(kit.Config{
 		SQLitePath:  ":memory:external-" + strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()),
 		Definitions: append([]collections.Definition{productsDefinition()}, defs...),
@@ -142,10 +122,7 @@ func newFixture(t *testing.T, defs []collections.Definition, setup func(t *testi
 	if setup != nil {
 		setup(t, f)
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/api/", k.Handler())
-	f.srv = httptest.NewServer(mux)
-	t.Cleanup(f.srv.Close)
+	f.srv = testkit.ServeAPI(t, k.Handler())
 	return f
 }
 

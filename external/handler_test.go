@@ -310,7 +310,7 @@ func TestHandlerErrors(t *testing.T) {
 			if c.secret != "" && strings.Contains(res.body, c.secret) {
 				t.Errorf("body %s: got %q, want no internal detail", res.body, c.secret)
 			}
-			if c.wantLogLine != "" && len(f.logs.lines(c.wantLogLine)) == 0 {
+			if c.wantLogLine != "" && len(f.logLines(c.wantLogLine)) == 0 {
 				t.Errorf("log %q: got no line with %q, want one", f.logs.String(), c.wantLogLine)
 			}
 		})
@@ -355,7 +355,7 @@ func TestHandlerSkipsInvalidItems(t *testing.T) {
 		}
 	})
 	t.Run("each skipped item is logged with its index and reason", func(t *testing.T) {
-		lines := f.logs.lines("external: item skipped")
+		lines := f.logLines("external: item skipped")
 		if got, want := len(lines), 9; got != want {
 			t.Fatalf("got %d skip lines, want %d:\n%s", got, want, strings.Join(lines, "\n"))
 		}

@@ -290,7 +290,7 @@ func TestProxyTransformFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			before := len(f.logs.lines(external.TransformFailedMessage))
+			before := len(f.logLines(external.TransformFailedMessage))
 			res := f.get(t, c.path, "mia")
 			if res.status != 200 {
 				t.Fatalf("got status %d, want 200 (body %s)", res.status, res.body)
@@ -307,7 +307,7 @@ func TestProxyTransformFailures(t *testing.T) {
 					t.Errorf("%s: got %v, want the source record unchanged", placeholder, it)
 				}
 			}
-			lines := f.logs.lines(external.TransformFailedMessage)[before:]
+			lines := f.logLines(external.TransformFailedMessage)[before:]
 			if len(lines) != len(c.failures) {
 				t.Fatalf("got %d failure lines, want %d:\n%s", len(lines), len(c.failures), strings.Join(lines, "\n"))
 			}

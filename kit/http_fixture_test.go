@@ -149,10 +149,7 @@ func newWorld(t *testing.T, e testdb.Engine, mutate ...func(*kit.Config)) *world
 		w.hooks = append(w.hooks, m)
 		w.mu.Unlock()
 	})
-	mux := http.NewServeMux()
-	mux.Handle("/api/", k.Handler())
-	w.srv = httptest.NewServer(mux)
-	t.Cleanup(w.srv.Close)
+	w.srv = testkit.ServeAPI(t, k.Handler())
 	return w
 }
 

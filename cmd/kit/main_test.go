@@ -1,40 +1,21 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // runKit runs the command line in-process and returns the exit status and
 // what was printed.
 func runKit(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errOut syncBuffer
+	var out, errOut testkit.Buffer
 	code = run(t.Context(), args, &out, &errOut)
 	return code, out.String(), errOut.String()
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader in
-// different goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func TestHelpPrintsTheUsageOfEveryCommandToStdout(t *testing.T) {

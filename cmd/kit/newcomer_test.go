@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks does what the
@@ -33,7 +35,7 @@ func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
 
 	kit := exec.Command(bin, "serve", "--demo", "--addr", "127.0.0.1:0", "--db", filepath.Join(tmp, "kit.db"))
 	kit.Dir = root
-	var stderr syncBuffer
+	var stderr testkit.Buffer
 	stdout, stdoutWriter := io.Pipe()
 	kit.Stdout, kit.Stderr = stdoutWriter, &stderr
 	if err := kit.Start(); err != nil {

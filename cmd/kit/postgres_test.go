@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // withSearchPath points a PostgreSQL URL at one schema.
@@ -74,12 +75,12 @@ func TestTwoServeProcessesStartTogetherOnOneEmptyDatabase(t *testing.T) {
 		db := dbFor(t, e)
 		procs := make([]*exec.Cmd, 2)
 		outs := make([]*io.PipeReader, 2)
-		errs := make([]*syncBuffer, 2)
+		errs := make([]*testkit.Buffer, 2)
 		exited := make([]chan error, 2)
 		for i := range procs {
 			cmd := exec.Command(bin, "serve", "--schemas", filepath.Join(root, "examples", "schemas"), "--addr", "127.0.0.1:0", "--db", db)
 			r, w := io.Pipe()
-			errs[i] = &syncBuffer{}
+			errs[i] = &testkit.Buffer{}
 			cmd.Stdout, cmd.Stderr = w, errs[i]
 			procs[i], outs[i], exited[i] = cmd, r, make(chan error, 1)
 		}

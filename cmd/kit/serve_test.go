@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // exampleSchemas is examples/schemas seen from this package's folder,
@@ -82,7 +84,7 @@ func TestServeAnswersUnderThePrefixAndAtHealthzAndStopsWhenTheContextEnds(t *tes
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	pr, pw := io.Pipe()
-	var stderr syncBuffer
+	var stderr testkit.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- run(ctx, []string{"serve", "--schemas", exampleSchemas, "--db", filepath.Join(t.TempDir(), "kit.db"),
