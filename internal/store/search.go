@@ -157,8 +157,12 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 	}
 	if exists && have != nil && slices.Equal(have.Search, want.Search) {
-		// Apply what other writers left in the log.
-		return s.FlushSearch(ctx, tx, c)
+		// Apply what other writers left in the log, and the merge settings
+		// (an index made by an older kit has FTS5's defaults).
+		if err := s.FlushSearch(ctx, tx, c); err != nil {
+			return err
+		}
+		return s.tuneSearch(ctx, tx, fts)
 	}
 	if err := s.dropSearch(ctx, tx, c.Table); err != nil {
 		return err
@@ -178,19 +182,64 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	stmts := []string{
 		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
 			quote(fts), colList),
-		// Merge a segment for its deleted rows only once half of them are
-		// gone (FTS5's default, a tenth, rewrites large segments again and
-		// again under random deletes).
-		fmt.Sprintf(`INSERT INTO %s(%s, rank) VALUES ('deletemerge', 50)`, quote(fts), quote(fts)),
 		fmt.Sprintf(`CREATE TABLE %s (op TEXT NOT NULL, rid INTEGER NOT NULL)`, qp),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ai")), table, logRow("i", "new")),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logRow("d", "old")),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),
 		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s ORDER BY "rowid"`, quote(fts), colList, colList, table),
 	}
-	for _, q := range stmts {
+	for i, q := range stmts {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: build search index of %s: %w", c.Table, err)
+		}
+		if i == 0 {
+			// Before the rows go in, so that the first build merges the
+			// tuned way too.
+			if err := s.tuneSearch(ctx, tx, fts); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ftsMerge holds the FTS5 merge settings of kit's search indexes.
+//
+// FTS5 writes each transaction's changes as a new segment and merges
+// segments in the background of later writes. Its defaults (merge 4
+// segments of a level into one, and do it in work units of 64 pages times
+// the number of levels) make one commit in a few dozen pay for a merge of
+// several hundred pages, which is the slowest write of a busy minute, and
+// rewrite each row once per level, a quarter of a create's CPU with small
+// group commits. Merging 16 segments at a time halves the levels, so each
+// row is rewritten about half as often and merges come less often; a
+// search then reads a few more segments per term, which costs it far less
+// than a scan (see the benchmark in the README).
+var ftsMerge = []struct {
+	name  string
+	value int
+}{
+	// Merge 16 segments of a level into one, by itself...
+	{"automerge", 16},
+	// ...and when asked ('merge' command).
+	{"usermerge", 16},
+	// A level that reaches 64 segments (writes faster than merging keeps
+	// up with) is merged at once.
+	{"crisismerge", 64},
+	// Merge a segment for its deleted rows only once half of them are gone
+	// (FTS5's default, a tenth, rewrites large segments again and again
+	// under random deletes).
+	{"deletemerge", 50},
+}
+
+// tuneSearch applies ftsMerge to the FTS table fts. FTS5 keeps them in the
+// table itself, so this is needed once per table; applying them again
+// changes nothing.
+func (s *Store) tuneSearch(ctx context.Context, tx bun.Tx, fts string) error {
+	for _, o := range ftsMerge {
+		q := fmt.Sprintf(`INSERT INTO %s(%s, rank) VALUES ('%s', %d)`, quote(fts), quote(fts), o.name, o.value)
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("store: set %s of search index %s: %w", o.name, fts, err)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -259,4 +260,74 @@ func TestIndexedSearchCountStartsFromTheIndex(t *testing.T) {
 	if !strings.Contains(got, "USING INTEGER PRIMARY KEY (rowid=?)") || strings.Contains(got, "team") {
 		t.Errorf("count plan: got\n%s\nwant rowid lookups of the index's candidates, not the team's index", got)
 	}
+}
+
+// TestSyncGivesTheSearchIndexKitsMergeSettings checks that a new search
+// index has kit's FTS5 merge settings, and that the next sync gives them to
+// an index made with FTS5's defaults (an older kit) without rebuilding it.
+func TestSyncGivesTheSearchIndexKitsMergeSettings(t *testing.T) {
+	s, c := searchFixture(t)
+	ctx := t.Context()
+	fts := ftsTable(c.Table)
+	settings := func() map[string]int {
+		t.Helper()
+		var rows []struct {
+			K string `bun:"k"`
+			V int    `bun:"v"`
+		}
+		if err := s.db.NewRaw("SELECT k, v FROM "+quote(fts+"_config")+" WHERE k <> 'version'").Scan(ctx, &rows); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int{}
+		for _, r := range rows {
+			got[r.K] = r.V
+		}
+		return got
+	}
+	want := map[string]int{}
+	for _, o := range ftsMerge {
+		want[o.name] = o.value
+	}
+	t.Run("a new index has them", func(t *testing.T) {
+		if got := settings(); !maps.Equal(got, want) {
+			t.Fatalf("settings of a new index: got %v, want %v", got, want)
+		}
+	})
+	t.Run("sync gives them to an index of an older kit and keeps its rows", func(t *testing.T) {
+		now := time.Now().UTC()
+		if err := s.Insert(ctx, s.db, c, Record{"id": "id-kept", "teamId": "t1", "owner": "u", "title": "kept quartz lamp",
+			"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FlushSearch(ctx, s.db, c); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.db.ExecContext(ctx, "DELETE FROM "+quote(fts+"_config")+" WHERE k <> 'version'"); err != nil {
+			t.Fatal(err)
+		}
+		var def string
+		if err := s.db.QueryRowContext(ctx, "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
+			t.Fatal(err)
+		}
+		def = strings.Replace(def, fmt.Sprintf(`"searchFormat":%d`, searchFormat), `"searchFormat":2`, 1)
+		if _, err := s.db.ExecContext(ctx, "UPDATE kit_collections SET definition = ?, hash = 'format-2' WHERE key = ?", def, c.Key); err != nil {
+			t.Fatal(err)
+		}
+		if got := settings(); len(got) != 0 {
+			t.Fatalf("settings after the reset: got %v, want none", got)
+		}
+		if err := s.Sync(ctx, s.registry(), SyncOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if got := settings(); !maps.Equal(got, want) {
+			t.Fatalf("settings after sync: got %v, want %v", got, want)
+		}
+		var n int
+		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(fts)+" WHERE "+quote(fts)+" MATCH 'qua AND rtz'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Fatalf("index entries for the row written before sync: got %d, want 1", n)
+		}
+	})
 }
