@@ -25,21 +25,28 @@ import (
 // still runs on each candidate, so the results are exactly the scan's.
 // Shorter terms scan.
 //
-// Triggers on the collection table do not write the FTS table directly:
-// they log the rowid of each inserted, deleted or (in a searched column)
-// updated row in a plain change log, and FlushSearch brings those rows'
-// index entries up to date with three statements and empties the log. kit
-// calls FlushSearch at the end of every write transaction that changed the
-// collection, before it commits, so the index still changes in the same
-// transaction as the rows. The reason is cost: FTS5 writes its pending
-// terms to disk at every statement boundary and savepoint of a transaction
-// that touched it, so a trigger that writes it directly costs a segment
-// write per changed row, while a log applied once per group commit costs
-// one per group. Rows changed by writers that do not flush (raw SQL,
-// another program) stay in the log until the next flush; a search takes
-// the logged rows as candidates too, so its results are right either way.
-// (kit never changes a row's rowid; a writer that does should touch a
-// searched column in the same statement.)
+// Writes to the collection table do not write the FTS table directly.
+// Triggers log the rowid of each deleted or (in a searched column) updated
+// row in a plain change log, and a high-water mark holds the table's
+// largest rowid at the last flush: the rows above it are new (SQLite gives
+// a new row the largest rowid plus one). FlushSearch brings the index
+// entries of the logged and the new rows up to date, empties the log and
+// moves the mark. kit calls it at the end of every write transaction that
+// changed the collection, before it commits, so the index still changes in
+// the same transaction as the rows. The reason is cost: FTS5 writes its
+// pending terms to disk at every statement boundary and savepoint of a
+// transaction that touched it, so a trigger that writes it directly costs
+// a segment write per changed row, while a flush once per group commit
+// costs one per group. Inserts have no trigger at all: a statement that
+// fires one journals every page it changes (so that it can be undone by
+// itself), which cost a create a seventh of its CPU. Rows changed by
+// writers that do not flush (raw SQL, another program) wait in the log or
+// above the mark until the next flush; a search takes those rows as
+// candidates too, so its results are right either way. A new row that
+// takes the rowid of the deleted last row is found through the delete's
+// log entry. (kit never sets or changes a row's rowid; a writer that
+// inserts a row with a rowid of its own below the mark, or changes one,
+// should touch a searched column of that row in a second statement.)
 //
 // On PostgreSQL each such field gets a GIN trigram index (pg_trgm) that
 // ILIKE and ~ use by themselves; when the extension cannot be created the
@@ -65,27 +72,35 @@ func ftsTable(table string) string { return indexName("fts", table, "search") }
 func ftsTrigger(table, op string) string { return indexName("trg", table, "search_"+op) }
 
 // ftsPending names the change log of table's FTS table: one row (op, rid)
-// per change, op 'i' (insert), 'd' (delete) or 'u' (update of a searched
-// column) and rid the row's rowid.
+// per change, op 'd' (delete) or 'u' (update of a searched column) and rid
+// the row's rowid. (Logs of older kits also hold 'i', insert.)
 func ftsPending(table string) string { return indexName("ftp", table, "search") }
 
+// ftsMark names the high-water mark of table's FTS table: one row, hwm,
+// the largest rowid of the table at the last flush. Every row up to it is
+// in the index or in the change log; the rows above it are new.
+func ftsMark(table string) string { return indexName("ftw", table, "search") }
+
 // flushSearchSQL returns the statements that bring the index entries of
-// the logged rows up to date and empty the log: the entries of rows that
-// may be in the index go, then the logged rows that still exist go in
-// with their current values, by rowid (FTS5 writes its pending terms to
-// disk whenever an insert names a smaller rowid than the one before).
+// the logged and the new rows up to date, empty the log and move the
+// high-water mark: the entries of logged rows that may be in the index
+// go, then the logged rows that still exist and the rows above the mark go
+// in with their current values, by rowid (FTS5 writes its pending terms to
+// disk whenever an insert names a smaller rowid than the one before), and
+// the mark becomes the table's largest rowid.
 func flushSearchSQL(c *collections.Collection) []string {
 	cols := make([]string, 0, 4)
 	for _, col := range searchColumns(c) {
 		cols = append(cols, quote(col))
 	}
 	colList := strings.Join(cols, ", ")
-	fts, pending, table := quote(ftsTable(c.Table)), quote(ftsPending(c.Table)), quote(c.Table)
+	fts, pending, mark, table := quote(ftsTable(c.Table)), quote(ftsPending(c.Table)), quote(ftsMark(c.Table)), quote(c.Table)
 	return []string{
 		fmt.Sprintf(`DELETE FROM %s WHERE "rowid" IN (SELECT rid FROM %s WHERE op <> 'i')`, fts, pending),
-		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s WHERE "rowid" IN (SELECT rid FROM %s) ORDER BY "rowid"`,
-			fts, colList, colList, table, pending),
+		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s WHERE "rowid" IN (SELECT rid FROM %s) OR "rowid" > (SELECT hwm FROM %s) ORDER BY "rowid"`,
+			fts, colList, colList, table, pending, mark),
 		"DELETE FROM " + pending,
+		fmt.Sprintf(`UPDATE %s SET hwm = (SELECT coalesce(max("rowid"), 0) FROM %s)`, mark, table),
 	}
 }
 
@@ -111,7 +126,8 @@ func (s *Store) usesFTS(c *collections.Collection, term string) bool {
 }
 
 // ftsCondition narrows a query to the FTS candidates for term: the rows
-// the index matches and the rows whose changes wait in its log.
+// the index matches, the rows whose changes wait in its log and the rows
+// above its high-water mark.
 //
 // The index keeps no positions (detail=none: a much smaller index, cheaper
 // to write), so it cannot match the term as a phrase. It matches rows that
@@ -136,7 +152,7 @@ func ftsCondition(c *collections.Collection, term string) (string, any) {
 	}
 	fts := quote(ftsTable(c.Table))
 	return `("rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ?) OR "rowid" IN (SELECT rid FROM ` +
-		quote(ftsPending(c.Table)) + "))", strings.Join(parts, " AND ")
+		quote(ftsPending(c.Table)) + `) OR "rowid" > (SELECT hwm FROM ` + quote(ftsMark(c.Table)) + "))", strings.Join(parts, " AND ")
 }
 
 // syncSearch makes the search index of c match want, rebuilding it when
@@ -145,7 +161,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	if s.dialect == dialect.PG {
 		return s.syncTrigramIndexes(ctx, tx, c, want)
 	}
-	fts, pending := ftsTable(c.Table), ftsPending(c.Table)
+	fts, pending, mark := ftsTable(c.Table), ftsPending(c.Table), ftsMark(c.Table)
 	exists, err := s.tableExists(ctx, tx, fts)
 	if err != nil {
 		return err
@@ -157,10 +173,27 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 	}
 	if exists && have != nil && slices.Equal(have.Search, want.Search) {
-		// Apply what other writers left in the log, and the merge settings
-		// (an index made by an older kit has FTS5's defaults).
+		// Apply what other writers left in the log. An index of an older
+		// kit logs inserts through a trigger and has no high-water mark:
+		// the trigger goes, its log is applied, and the mark starts at the
+		// largest rowid (a flush leaves an empty mark table as it is).
+		// Older indexes also have FTS5's merge settings.
+		upgrade := []string{
+			fmt.Sprintf(`DROP TRIGGER IF EXISTS %s`, quote(ftsTrigger(c.Table, "ai"))),
+			fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s (hwm INTEGER NOT NULL)`, quote(mark)),
+		}
+		for _, q := range upgrade {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
+			}
+		}
 		if err := s.FlushSearch(ctx, tx, c); err != nil {
 			return err
+		}
+		q := fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s WHERE NOT EXISTS (SELECT 1 FROM %s)`,
+			quote(mark), quote(c.Table), quote(mark))
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
 		}
 		return s.tuneSearch(ctx, tx, fts)
 	}
@@ -183,10 +216,11 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
 			quote(fts), colList),
 		fmt.Sprintf(`CREATE TABLE %s (op TEXT NOT NULL, rid INTEGER NOT NULL)`, qp),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ai")), table, logRow("i", "new")),
+		fmt.Sprintf(`CREATE TABLE %s (hwm INTEGER NOT NULL)`, quote(mark)),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logRow("d", "old")),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),
 		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s ORDER BY "rowid"`, quote(fts), colList, colList, table),
+		fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s`, quote(mark), table),
 	}
 	for i, q := range stmts {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
@@ -255,7 +289,7 @@ func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 			return fmt.Errorf("store: drop search trigger: %w", err)
 		}
 	}
-	for _, t := range []string{ftsTable(table), ftsPending(table)} {
+	for _, t := range []string{ftsTable(table), ftsPending(table), ftsMark(table)} {
 		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+quote(t)); err != nil {
 			return fmt.Errorf("store: drop search index: %w", err)
 		}

@@ -174,10 +174,10 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 	ctx := t.Context()
 	fts, table := quote(ftsTable(c.Table)), quote(c.Table)
 	old := []string{
-		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "ai")),
 		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "ad")),
 		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "au")),
 		"DROP TABLE " + quote(ftsPending(c.Table)),
+		"DROP TABLE " + quote(ftsMark(c.Table)),
 		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + fts + `("rowid", "title", "description") VALUES (new."rowid", new."title", new."description"); END`,
 	}
 	for _, q := range old {
@@ -223,6 +223,83 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 	}
 	if got, want := ids(page.Records), []string{"id-new", "id-old"}; !slices.Equal(got, want) {
 		t.Errorf("search after the upgrade: got %v, want %v", got, want)
+	}
+}
+
+// TestSyncUpgradesASearchIndexThatLogsInserts checks the upgrade from the
+// change log of search format 3, where a trigger logged every insert, to
+// the high-water mark: at the next sync the trigger goes, what it logged
+// gets into the index, the mark starts at the largest rowid, and the rows
+// inserted afterwards are found before and after a flush.
+func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
+	s, c := searchFixture(t)
+	ctx := t.Context()
+	fts, table, pending := quote(ftsTable(c.Table)), quote(c.Table), quote(ftsPending(c.Table))
+	now := time.Now().UTC()
+	insert := func(id, title string) {
+		t.Helper()
+		if err := s.Insert(ctx, s.db, c, Record{"id": id, "teamId": "t1", "owner": "u", "title": title,
+			"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	insert("id-flushed", "flushed quartz lamp")
+	if err := s.FlushSearch(ctx, s.db, c); err != nil {
+		t.Fatal(err)
+	}
+	old := []string{
+		"DROP TABLE " + quote(ftsMark(c.Table)),
+		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + pending + `(op, rid) VALUES ('i', new."rowid"); END`,
+	}
+	for _, q := range old {
+		if _, err := s.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	var def string
+	if err := s.db.QueryRowContext(ctx, "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	def = strings.Replace(def, fmt.Sprintf(`"searchFormat":%d`, searchFormat), `"searchFormat":3`, 1)
+	if _, err := s.db.ExecContext(ctx, "UPDATE kit_collections SET definition = ?, hash = 'format-3' WHERE key = ?", def, c.Key); err != nil {
+		t.Fatal(err)
+	}
+	insert("id-logged", "logged quartz lamp")
+	if err := s.Sync(ctx, s.registry(), SyncOptions{}); err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	var triggers, logged, hwm, maxRowid int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsTrigger(c.Table, "ai")).Scan(&triggers); err != nil || triggers != 0 {
+		t.Fatalf("insert triggers after sync: got %d (%v), want 0", triggers, err)
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+pending).Scan(&logged); err != nil || logged != 0 {
+		t.Fatalf("log entries after sync: got %d (%v), want 0", logged, err)
+	}
+	if err := s.db.QueryRowContext(ctx, "SELECT hwm, (SELECT max(rowid) FROM "+table+") FROM "+quote(ftsMark(c.Table))).Scan(&hwm, &maxRowid); err != nil || hwm != maxRowid {
+		t.Fatalf("high-water mark after sync: got %d (%v), want the largest rowid %d", hwm, err, maxRowid)
+	}
+	var indexed int
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+fts+" WHERE "+fts+" MATCH 'qua AND rtz'").Scan(&indexed); err != nil || indexed != 2 {
+		t.Fatalf("indexed rows after sync: got %d (%v), want 2", indexed, err)
+	}
+	insert("id-new", "new quartz lamp")
+	search := func(when string) {
+		t.Helper()
+		page, err := s.List(ctx, s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: "quartz", Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := ids(page.Records), []string{"id-flushed", "id-logged", "id-new"}; !slices.Equal(got, want) {
+			t.Errorf("search %s: got %v, want %v", when, got, want)
+		}
+	}
+	search("before the flush")
+	if err := s.FlushSearch(ctx, s.db, c); err != nil {
+		t.Fatal(err)
+	}
+	search("after the flush")
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
+		t.Errorf("FTS integrity-check: got %v, want nil", err)
 	}
 }
 
@@ -330,4 +407,68 @@ func TestSyncGivesTheSearchIndexKitsMergeSettings(t *testing.T) {
 			t.Fatalf("index entries for the row written before sync: got %d, want 1", n)
 		}
 	})
+}
+
+// TestSearchFindsARowThatTakesTheRowidOfADeletedLastRow checks the case the
+// high-water mark alone would miss: SQLite gives a new row the largest
+// rowid plus one, so a row inserted after the last row was deleted gets
+// that row's rowid, at or below the mark. The delete's log entry makes the
+// flush index whatever row holds the rowid then.
+func TestSearchFindsARowThatTakesTheRowidOfADeletedLastRow(t *testing.T) {
+	for _, flushBetween := range []bool{false, true} {
+		name := "without a flush between the delete and the insert"
+		if flushBetween {
+			name = "with a flush between the delete and the insert"
+		}
+		t.Run(name, func(t *testing.T) {
+			s, c := searchFixture(t)
+			ctx := t.Context()
+			now := time.Now().UTC()
+			insert := func(id, title string) {
+				t.Helper()
+				if err := s.Insert(ctx, s.db, c, Record{"id": id, "teamId": "t1", "owner": "u", "title": title,
+					"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			flush := func() {
+				t.Helper()
+				if err := s.FlushSearch(ctx, s.db, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			insert("id-first", "first amber lamp")
+			insert("id-last", "last amber lamp")
+			flush()
+			if err := s.Delete(ctx, s.db, c, "t1", "id-last"); err != nil {
+				t.Fatal(err)
+			}
+			if flushBetween {
+				flush()
+			}
+			insert("id-again", "again cobalt vase")
+			var rowid int
+			if err := s.db.QueryRowContext(ctx, "SELECT rowid FROM "+quote(c.Table)+" WHERE id = 'id-again'").Scan(&rowid); err != nil || rowid != 2 {
+				t.Fatalf("rowid of the new row: got %d (%v), want 2, the deleted row's", rowid, err)
+			}
+			for _, step := range []string{"before the flush", "after the flush"} {
+				if step == "after the flush" {
+					flush()
+				}
+				for term, want := range map[string][]string{"cobalt": {"id-again"}, "amber": {"id-first"}} {
+					page, err := s.List(ctx, s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := ids(page.Records); !slices.Equal(got, want) {
+						t.Errorf("search %q %s: got %v, want %v", term, step, got, want)
+					}
+				}
+			}
+			fts := quote(ftsTable(c.Table))
+			if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
+				t.Errorf("FTS integrity-check: got %v, want nil", err)
+			}
+		})
+	}
 }

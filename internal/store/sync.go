@@ -88,14 +88,15 @@ type tableDef struct {
 	Search []string `json:"search,omitempty"`
 	// SearchFormat is the layout of the search index: 2 since the SQLite
 	// index is kept through a change log and stores no positions, 3 since
-	// it has kit's merge settings (see search.go). Its change makes the
-	// stored definition differ, so sync brings older indexes up to date
-	// (rebuilding those without a change log).
+	// it has kit's merge settings, 4 since new rows are found by a
+	// high-water mark instead of an insert trigger (see search.go). Its
+	// change makes the stored definition differ, so sync brings older
+	// indexes up to date (rebuilding those without a change log).
 	SearchFormat int `json:"searchFormat,omitempty"`
 }
 
 // searchFormat is the current tableDef.SearchFormat.
-const searchFormat = 3
+const searchFormat = 4
 
 type indexDef struct {
 	Name    string   `json:"name"`
