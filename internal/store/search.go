@@ -76,6 +76,15 @@ func ftsTrigger(table, op string) string { return indexName("trg", table, "searc
 // the row's rowid. (Logs of older kits also hold 'i', insert.)
 func ftsPending(table string) string { return indexName("ftp", table, "search") }
 
+// logTableSQL creates the change log table named pending. Its columns have
+// no constraints on purpose: a statement that fires a trigger and may fail
+// partway (a NOT NULL check in the trigger's insert is enough) makes SQLite
+// journal every page the statement changes so that it can undo the
+// statement alone, which cost a delete a fifth of its CPU.
+func logTableSQL(pending string) string {
+	return fmt.Sprintf(`CREATE TABLE %s (op TEXT, rid INTEGER)`, quote(pending))
+}
+
 // ftsMark names the high-water mark of table's FTS table: one row, hwm,
 // the largest rowid of the table at the last flush. Every row up to it is
 // in the index or in the change log; the rows above it are new.
@@ -97,8 +106,13 @@ func flushSearchSQL(c *collections.Collection) []string {
 	fts, pending, mark, table := quote(ftsTable(c.Table)), quote(ftsPending(c.Table)), quote(ftsMark(c.Table)), quote(c.Table)
 	return []string{
 		fmt.Sprintf(`DELETE FROM %s WHERE "rowid" IN (SELECT rid FROM %s WHERE op <> 'i')`, fts, pending),
-		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s WHERE "rowid" IN (SELECT rid FROM %s) OR "rowid" > (SELECT hwm FROM %s) ORDER BY "rowid"`,
+		// The logged rows up to the mark, then the rows above it: rowids
+		// ascend over both statements. (Two statements, since SQLite
+		// would scan the whole table for "IN (...) OR > ...".)
+		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s WHERE "rowid" IN (SELECT rid FROM %s) AND "rowid" <= (SELECT hwm FROM %s) ORDER BY "rowid"`,
 			fts, colList, colList, table, pending, mark),
+		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s WHERE "rowid" > (SELECT hwm FROM %s) ORDER BY "rowid"`,
+			fts, colList, colList, table, mark),
 		"DELETE FROM " + pending,
 		fmt.Sprintf(`UPDATE %s SET hwm = (SELECT coalesce(max("rowid"), 0) FROM %s)`, mark, table),
 	}
@@ -150,9 +164,10 @@ func ftsCondition(c *collections.Collection, term string) (string, any) {
 	if len(runes)%3 != 0 {
 		add(len(runes) - 3)
 	}
-	fts := quote(ftsTable(c.Table))
-	return `("rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ?) OR "rowid" IN (SELECT rid FROM ` +
-		quote(ftsPending(c.Table)) + `) OR "rowid" > (SELECT hwm FROM ` + quote(ftsMark(c.Table)) + "))", strings.Join(parts, " AND ")
+	fts, table := quote(ftsTable(c.Table)), quote(c.Table)
+	return `"rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? UNION ALL SELECT rid FROM ` +
+		quote(ftsPending(c.Table)) + ` UNION ALL SELECT "rowid" FROM ` + table + ` WHERE "rowid" > (SELECT hwm FROM ` +
+		quote(ftsMark(c.Table)) + "))", strings.Join(parts, " AND ")
 }
 
 // syncSearch makes the search index of c match want, rebuilding it when
@@ -173,14 +188,21 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 	}
 	if exists && have != nil && slices.Equal(have.Search, want.Search) {
-		// Apply what other writers left in the log. An index of an older
-		// kit logs inserts through a trigger and has no high-water mark:
-		// the trigger goes, its log is applied, and the mark starts at the
-		// largest rowid (a flush leaves an empty mark table as it is).
-		// Older indexes also have FTS5's merge settings.
+		// Apply what other writers left in the log.
+		if have.SearchFormat >= searchFormat {
+			return s.FlushSearch(ctx, tx, c)
+		}
+		// An index of an older kit logs inserts through a trigger, keeps
+		// its log in a table with NOT NULL columns and has no high-water
+		// mark: the trigger goes, the mark starts at the largest rowid,
+		// the log is applied and made again without constraints (see
+		// logTableSQL). It also has FTS5's merge settings.
 		upgrade := []string{
 			fmt.Sprintf(`DROP TRIGGER IF EXISTS %s`, quote(ftsTrigger(c.Table, "ai"))),
 			fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s (hwm INTEGER NOT NULL)`, quote(mark)),
+			// Every row of an older index is in it or in the log.
+			fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s WHERE NOT EXISTS (SELECT 1 FROM %s)`,
+				quote(mark), quote(c.Table), quote(mark)),
 		}
 		for _, q := range upgrade {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
@@ -190,10 +212,10 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		if err := s.FlushSearch(ctx, tx, c); err != nil {
 			return err
 		}
-		q := fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s WHERE NOT EXISTS (SELECT 1 FROM %s)`,
-			quote(mark), quote(c.Table), quote(mark))
-		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
+		for _, q := range []string{"DROP TABLE " + quote(pending), logTableSQL(pending)} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
+			}
 		}
 		return s.tuneSearch(ctx, tx, fts)
 	}
@@ -215,7 +237,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	stmts := []string{
 		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
 			quote(fts), colList),
-		fmt.Sprintf(`CREATE TABLE %s (op TEXT NOT NULL, rid INTEGER NOT NULL)`, qp),
+		logTableSQL(pending),
 		fmt.Sprintf(`CREATE TABLE %s (hwm INTEGER NOT NULL)`, quote(mark)),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logRow("d", "old")),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),

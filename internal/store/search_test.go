@@ -227,9 +227,10 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 }
 
 // TestSyncUpgradesASearchIndexThatLogsInserts checks the upgrade from the
-// change log of search format 3, where a trigger logged every insert, to
-// the high-water mark: at the next sync the trigger goes, what it logged
-// gets into the index, the mark starts at the largest rowid, and the rows
+// change log of search format 3, where a trigger logged every insert into
+// a table with NOT NULL columns, to the high-water mark: at the next sync
+// the trigger goes, what it logged gets into the index, the log table loses
+// its constraints, the mark starts at the largest rowid, and the rows
 // inserted afterwards are found before and after a flush.
 func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 	s, c := searchFixture(t)
@@ -249,6 +250,8 @@ func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 	}
 	old := []string{
 		"DROP TABLE " + quote(ftsMark(c.Table)),
+		"DROP TABLE " + pending,
+		"CREATE TABLE " + pending + " (op TEXT NOT NULL, rid INTEGER NOT NULL)",
 		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + pending + `(op, rid) VALUES ('i', new."rowid"); END`,
 	}
 	for _, q := range old {
@@ -274,6 +277,10 @@ func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 	}
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+pending).Scan(&logged); err != nil || logged != 0 {
 		t.Fatalf("log entries after sync: got %d (%v), want 0", logged, err)
+	}
+	var logSQL string
+	if err := s.db.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE name = ?", ftsPending(c.Table)).Scan(&logSQL); err != nil || strings.Contains(logSQL, "NOT NULL") {
+		t.Fatalf("log table after sync: got %q (%v), want one without NOT NULL", logSQL, err)
 	}
 	if err := s.db.QueryRowContext(ctx, "SELECT hwm, (SELECT max(rowid) FROM "+table+") FROM "+quote(ftsMark(c.Table))).Scan(&hwm, &maxRowid); err != nil || hwm != maxRowid {
 		t.Fatalf("high-water mark after sync: got %d (%v), want the largest rowid %d", hwm, err, maxRowid)
