@@ -63,7 +63,7 @@ func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Updates and deletes must reach the index through the triggers.
+	// Updates and deletes must reach the index through the log's triggers.
 	if err := s.Update(ctx, s.db, c, "t1", "id-0001", Record{"title": "renamed lamp"}); err != nil {
 		t.Fatal(err)
 	}
@@ -72,8 +72,8 @@ func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
 	}
 	terms := []string{"lamp", "LAMP", "amp", "ünE", "ÄRGER", "0%", "100%", "a_b", "_b", `"hi"`, `y "h`, "x*y", "q?r", "[set]", "ÑANDÚ", "STRASSE", "straße", "ok", "o", "テキスト", "本語", "nothing-like-this", "mp G"}
 	// The writes above went straight to the table, so every change waits
-	// in the index's log: searches must be right before the log is
-	// applied, and after.
+	// in the index's log or above its mark: searches must be right before
+	// the index is brought up to date, and after.
 	for _, state := range []string{"with the changes in the log", "after the log is applied"} {
 		if state == "after the log is applied" {
 			if err := s.FlushSearch(ctx, s.db, c); err != nil {
@@ -86,10 +86,7 @@ func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
 			if pending != 0 {
 				t.Fatalf("log entries after FlushSearch: got %d, want 0", pending)
 			}
-			fts := quote(ftsTable(c.Table))
-			if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
-				t.Fatalf("FTS integrity-check after FlushSearch: %v", err)
-			}
+			checkFTS(t, s, c)
 		}
 		for _, term := range terms {
 			for _, team := range []string{"t1", "t2"} {
@@ -127,20 +124,7 @@ func TestSearchOfThreeOrMoreCharactersUsesTheIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows, err := s.db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN SELECT count(*) FROM "+quote(c.Table)+" WHERE "+where, args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rows.Close()
-			var plan []string
-			for rows.Next() {
-				var id, parent, notused int
-				var detail string
-				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-					t.Fatal(err)
-				}
-				plan = append(plan, detail)
-			}
+			plan := queryPlan(t, s, "SELECT count(*) FROM "+quote(c.Table)+" WHERE "+where, args...)
 			got := strings.Contains(strings.Join(plan, "\n"), "VIRTUAL TABLE INDEX")
 			if got != tt.indexed {
 				t.Errorf("plan %q: got indexed %v, want %v", plan, got, tt.indexed)
@@ -166,6 +150,102 @@ func ids(recs []Record) []string {
 	return out
 }
 
+// insertTitled writes a row of team t1 with the given title.
+func insertTitled(t *testing.T, s *Store, c *collections.Collection, id, title string) {
+	t.Helper()
+	now := time.Now().UTC()
+	if err := s.Insert(t.Context(), s.db, c, Record{"id": id, "teamId": "t1", "owner": "u", "title": title,
+		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// flushSearch applies c's search change log.
+func flushSearch(t *testing.T, s *Store, c *collections.Collection) {
+	t.Helper()
+	if err := s.FlushSearch(t.Context(), s.db, c); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// searchIDs returns the ids of the rows of team t1 that a search for term
+// finds, by id.
+func searchIDs(t *testing.T, s *Store, c *collections.Collection, term string) []string {
+	t.Helper()
+	page, err := s.List(t.Context(), s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids(page.Records)
+}
+
+// checkFTS runs FTS5's integrity-check on c's search index.
+func checkFTS(t *testing.T, s *Store, c *collections.Collection) {
+	t.Helper()
+	fts := quote(ftsTable(c.Table))
+	if _, err := s.db.ExecContext(t.Context(), "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
+		t.Errorf("FTS integrity-check: got %v, want nil", err)
+	}
+}
+
+// storeSearchFormat rewrites the stored definition of c as a kit of search
+// format `format` wrote it ("" for one without a format), with a hash that
+// differs, so that the next Sync brings c up to date.
+func storeSearchFormat(t *testing.T, s *Store, c *collections.Collection, format string) {
+	t.Helper()
+	var def string
+	if err := s.db.QueryRowContext(t.Context(), "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
+		t.Fatal(err)
+	}
+	current := fmt.Sprintf(`,"searchFormat":%d`, searchFormat)
+	older := ""
+	if format != "" {
+		older = `,"searchFormat":` + format
+	}
+	if !strings.Contains(def, current) {
+		t.Fatalf("stored definition %s: want it to hold %s", def, current)
+	}
+	def = strings.Replace(def, current, older, 1)
+	if _, err := s.db.ExecContext(t.Context(), "UPDATE kit_collections SET definition = ?, hash = 'format-"+format+"' WHERE key = ?", def, c.Key); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// indexedMatches counts the rows c's search index matches for an FTS5
+// query.
+func indexedMatches(t *testing.T, s *Store, c *collections.Collection, query string) int {
+	t.Helper()
+	fts := quote(ftsTable(c.Table))
+	var n int
+	if err := s.db.QueryRowContext(t.Context(), "SELECT count(*) FROM "+fts+" WHERE "+fts+" MATCH ?", query).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// queryPlan returns the details of SQLite's plan for query.
+func queryPlan(t *testing.T, s *Store, query string, args ...any) []string {
+	t.Helper()
+	rows, err := s.db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
 // TestSyncUpgradesASearchIndexWithoutChangeLog checks that a database whose
 // search index predates the change log (triggers writing the FTS table
 // directly) gets the log, its triggers and a rebuilt index at the next sync.
@@ -186,42 +266,19 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 		}
 	}
 	// The stored definition of a database of that time: no search format.
-	var def string
-	if err := s.db.QueryRowContext(ctx, "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
-		t.Fatal(err)
-	}
-	def = strings.Replace(def, fmt.Sprintf(`,"searchFormat":%d`, searchFormat), "", 1)
-	if _, err := s.db.ExecContext(ctx, "UPDATE kit_collections SET definition = ?, hash = 'before-the-change-log' WHERE key = ?", def, c.Key); err != nil {
-		t.Fatal(err)
-	}
-	now := time.Now().UTC()
-	if err := s.Insert(ctx, s.db, c, Record{"id": "id-old", "teamId": "t1", "owner": "u", "title": "old quartz lamp",
-		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
-		t.Fatal(err)
-	}
-	reg := s.registry()
-	if err := s.Sync(ctx, reg, SyncOptions{}); err != nil {
+	storeSearchFormat(t, s, c, "")
+	insertTitled(t, s, c, "id-old", "old quartz lamp")
+	if err := s.Sync(ctx, s.registry(), SyncOptions{}); err != nil {
 		t.Fatalf("Sync: %v", err)
 	}
 	var logs int
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsPending(c.Table)).Scan(&logs); err != nil || logs != 1 {
 		t.Fatalf("change log tables after sync: got %d (%v), want 1", logs, err)
 	}
-	if err := s.Insert(ctx, s.db, c, Record{"id": "id-new", "teamId": "t1", "owner": "u", "title": "new quartz lamp",
-		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.FlushSearch(ctx, s.db, c); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
-		t.Errorf("FTS integrity-check: got %v, want nil", err)
-	}
-	page, err := s.List(ctx, s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: "quartz", Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := ids(page.Records), []string{"id-new", "id-old"}; !slices.Equal(got, want) {
+	insertTitled(t, s, c, "id-new", "new quartz lamp")
+	flushSearch(t, s, c)
+	checkFTS(t, s, c)
+	if got, want := searchIDs(t, s, c, "quartz"), []string{"id-new", "id-old"}; !slices.Equal(got, want) {
 		t.Errorf("search after the upgrade: got %v, want %v", got, want)
 	}
 }
@@ -235,19 +292,9 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 	s, c := searchFixture(t)
 	ctx := t.Context()
-	fts, table, pending := quote(ftsTable(c.Table)), quote(c.Table), quote(ftsPending(c.Table))
-	now := time.Now().UTC()
-	insert := func(id, title string) {
-		t.Helper()
-		if err := s.Insert(ctx, s.db, c, Record{"id": id, "teamId": "t1", "owner": "u", "title": title,
-			"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	insert("id-flushed", "flushed quartz lamp")
-	if err := s.FlushSearch(ctx, s.db, c); err != nil {
-		t.Fatal(err)
-	}
+	table, pending := quote(c.Table), quote(ftsPending(c.Table))
+	insertTitled(t, s, c, "id-flushed", "flushed quartz lamp")
+	flushSearch(t, s, c)
 	old := []string{
 		"DROP TABLE " + quote(ftsMark(c.Table)),
 		"DROP TABLE " + pending,
@@ -259,15 +306,8 @@ func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	var def string
-	if err := s.db.QueryRowContext(ctx, "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
-		t.Fatal(err)
-	}
-	def = strings.Replace(def, fmt.Sprintf(`"searchFormat":%d`, searchFormat), `"searchFormat":3`, 1)
-	if _, err := s.db.ExecContext(ctx, "UPDATE kit_collections SET definition = ?, hash = 'format-3' WHERE key = ?", def, c.Key); err != nil {
-		t.Fatal(err)
-	}
-	insert("id-logged", "logged quartz lamp")
+	storeSearchFormat(t, s, c, "3")
+	insertTitled(t, s, c, "id-logged", "logged quartz lamp")
 	if err := s.Sync(ctx, s.registry(), SyncOptions{}); err != nil {
 		t.Fatalf("Sync: %v", err)
 	}
@@ -285,29 +325,19 @@ func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 	if err := s.db.QueryRowContext(ctx, "SELECT hwm, (SELECT max(rowid) FROM "+table+") FROM "+quote(ftsMark(c.Table))).Scan(&hwm, &maxRowid); err != nil || hwm != maxRowid {
 		t.Fatalf("high-water mark after sync: got %d (%v), want the largest rowid %d", hwm, err, maxRowid)
 	}
-	var indexed int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+fts+" WHERE "+fts+" MATCH 'qua AND rtz'").Scan(&indexed); err != nil || indexed != 2 {
-		t.Fatalf("indexed rows after sync: got %d (%v), want 2", indexed, err)
+	if n := indexedMatches(t, s, c, "qua AND rtz"); n != 2 {
+		t.Fatalf("indexed rows after sync: got %d, want 2", n)
 	}
-	insert("id-new", "new quartz lamp")
-	search := func(when string) {
-		t.Helper()
-		page, err := s.List(ctx, s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: "quartz", Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
-		if err != nil {
-			t.Fatal(err)
+	insertTitled(t, s, c, "id-new", "new quartz lamp")
+	for _, when := range []string{"before the flush", "after the flush"} {
+		if when == "after the flush" {
+			flushSearch(t, s, c)
 		}
-		if got, want := ids(page.Records), []string{"id-flushed", "id-logged", "id-new"}; !slices.Equal(got, want) {
+		if got, want := searchIDs(t, s, c, "quartz"), []string{"id-flushed", "id-logged", "id-new"}; !slices.Equal(got, want) {
 			t.Errorf("search %s: got %v, want %v", when, got, want)
 		}
 	}
-	search("before the flush")
-	if err := s.FlushSearch(ctx, s.db, c); err != nil {
-		t.Fatal(err)
-	}
-	search("after the flush")
-	if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
-		t.Errorf("FTS integrity-check: got %v, want nil", err)
-	}
+	checkFTS(t, s, c)
 }
 
 // TestIndexedSearchCountStartsFromTheIndex checks the plan of the count an
@@ -326,21 +356,7 @@ func TestIndexedSearchCountStartsFromTheIndex(t *testing.T) {
 	if _, err := s.List(t.Context(), s.db, c, "t1", q); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+count, countArgs...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, notused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
-			t.Fatal(err)
-		}
-		plan = append(plan, detail)
-	}
-	got := strings.Join(plan, "\n")
+	got := strings.Join(queryPlan(t, s, count, countArgs...), "\n")
 	if !strings.Contains(got, "USING INTEGER PRIMARY KEY (rowid=?)") || strings.Contains(got, "team") {
 		t.Errorf("count plan: got\n%s\nwant rowid lookups of the index's candidates, not the team's index", got)
 	}
@@ -378,25 +394,12 @@ func TestSyncGivesTheSearchIndexKitsMergeSettings(t *testing.T) {
 		}
 	})
 	t.Run("sync gives them to an index of an older kit and keeps its rows", func(t *testing.T) {
-		now := time.Now().UTC()
-		if err := s.Insert(ctx, s.db, c, Record{"id": "id-kept", "teamId": "t1", "owner": "u", "title": "kept quartz lamp",
-			"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
-			t.Fatal(err)
-		}
-		if err := s.FlushSearch(ctx, s.db, c); err != nil {
-			t.Fatal(err)
-		}
+		insertTitled(t, s, c, "id-kept", "kept quartz lamp")
+		flushSearch(t, s, c)
 		if _, err := s.db.ExecContext(ctx, "DELETE FROM "+quote(fts+"_config")+" WHERE k <> 'version'"); err != nil {
 			t.Fatal(err)
 		}
-		var def string
-		if err := s.db.QueryRowContext(ctx, "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
-			t.Fatal(err)
-		}
-		def = strings.Replace(def, fmt.Sprintf(`"searchFormat":%d`, searchFormat), `"searchFormat":2`, 1)
-		if _, err := s.db.ExecContext(ctx, "UPDATE kit_collections SET definition = ?, hash = 'format-2' WHERE key = ?", def, c.Key); err != nil {
-			t.Fatal(err)
-		}
+		storeSearchFormat(t, s, c, "2")
 		if got := settings(); len(got) != 0 {
 			t.Fatalf("settings after the reset: got %v, want none", got)
 		}
@@ -406,11 +409,7 @@ func TestSyncGivesTheSearchIndexKitsMergeSettings(t *testing.T) {
 		if got := settings(); !maps.Equal(got, want) {
 			t.Fatalf("settings after sync: got %v, want %v", got, want)
 		}
-		var n int
-		if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(fts)+" WHERE "+quote(fts)+" MATCH 'qua AND rtz'").Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n != 1 {
+		if n := indexedMatches(t, s, c, "qua AND rtz"); n != 1 {
 			t.Fatalf("index entries for the row written before sync: got %d, want 1", n)
 		}
 	})
@@ -430,52 +429,31 @@ func TestSearchFindsARowThatTakesTheRowidOfADeletedLastRow(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, c := searchFixture(t)
 			ctx := t.Context()
-			now := time.Now().UTC()
-			insert := func(id, title string) {
-				t.Helper()
-				if err := s.Insert(ctx, s.db, c, Record{"id": id, "teamId": "t1", "owner": "u", "title": title,
-					"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			flush := func() {
-				t.Helper()
-				if err := s.FlushSearch(ctx, s.db, c); err != nil {
-					t.Fatal(err)
-				}
-			}
-			insert("id-first", "first amber lamp")
-			insert("id-last", "last amber lamp")
-			flush()
+			insertTitled(t, s, c, "id-first", "first amber lamp")
+			insertTitled(t, s, c, "id-last", "last amber lamp")
+			flushSearch(t, s, c)
 			if err := s.Delete(ctx, s.db, c, "t1", "id-last"); err != nil {
 				t.Fatal(err)
 			}
 			if flushBetween {
-				flush()
+				flushSearch(t, s, c)
 			}
-			insert("id-again", "again cobalt vase")
+			insertTitled(t, s, c, "id-again", "again cobalt vase")
 			var rowid int
 			if err := s.db.QueryRowContext(ctx, "SELECT rowid FROM "+quote(c.Table)+" WHERE id = 'id-again'").Scan(&rowid); err != nil || rowid != 2 {
 				t.Fatalf("rowid of the new row: got %d (%v), want 2, the deleted row's", rowid, err)
 			}
 			for _, step := range []string{"before the flush", "after the flush"} {
 				if step == "after the flush" {
-					flush()
+					flushSearch(t, s, c)
 				}
 				for term, want := range map[string][]string{"cobalt": {"id-again"}, "amber": {"id-first"}} {
-					page, err := s.List(ctx, s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if got := ids(page.Records); !slices.Equal(got, want) {
+					if got := searchIDs(t, s, c, term); !slices.Equal(got, want) {
 						t.Errorf("search %q %s: got %v, want %v", term, step, got, want)
 					}
 				}
 			}
-			fts := quote(ftsTable(c.Table))
-			if _, err := s.db.ExecContext(ctx, "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
-				t.Errorf("FTS integrity-check: got %v, want nil", err)
-			}
+			checkFTS(t, s, c)
 		})
 	}
 }
