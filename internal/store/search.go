@@ -176,7 +176,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	if s.dialect == dialect.PG {
 		return s.syncTrigramIndexes(ctx, tx, c, want)
 	}
-	fts, pending, mark := ftsTable(c.Table), ftsPending(c.Table), ftsMark(c.Table)
+	fts, pending := ftsTable(c.Table), ftsPending(c.Table)
 	exists, err := s.tableExists(ctx, tx, fts)
 	if err != nil {
 		return err
@@ -194,28 +194,19 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 		// An index of an older kit logs inserts through a trigger, keeps
 		// its log in a table with NOT NULL columns and has no high-water
-		// mark: the trigger goes, the mark starts at the largest rowid,
-		// the log is applied and made again without constraints (see
-		// logTableSQL). It also has FTS5's merge settings.
-		upgrade := []string{
-			fmt.Sprintf(`DROP TRIGGER IF EXISTS %s`, quote(ftsTrigger(c.Table, "ai"))),
-			fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s (hwm INTEGER NOT NULL)`, quote(mark)),
-			// Every row of an older index is in it or in the log.
-			fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s WHERE NOT EXISTS (SELECT 1 FROM %s)`,
-				quote(mark), quote(c.Table), quote(mark)),
-		}
-		for _, q := range upgrade {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
-			}
+		// mark: the trigger goes, the mark starts at the largest rowid
+		// (every row is in the index or in the log), the log is applied
+		// and made again without constraints (see logTableSQL). It also
+		// has FTS5's merge settings.
+		upgrade := append([]string{"DROP TRIGGER IF EXISTS " + quote(ftsTrigger(c.Table, "ai"))}, markTableSQL(c.Table)...)
+		if err := execAll(ctx, tx, "update", c.Table, upgrade...); err != nil {
+			return err
 		}
 		if err := s.FlushSearch(ctx, tx, c); err != nil {
 			return err
 		}
-		for _, q := range []string{"DROP TABLE " + quote(pending), logTableSQL(pending)} {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
-			}
+		if err := execAll(ctx, tx, "update", c.Table, "DROP TABLE "+quote(pending), logTableSQL(pending)); err != nil {
+			return err
 		}
 		return s.tuneSearch(ctx, tx, fts)
 	}
@@ -234,26 +225,43 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	logRow := func(op, ref string) string {
 		return fmt.Sprintf(`INSERT INTO %s(op, rid) VALUES ('%s', %s."rowid");`, qp, op, ref)
 	}
-	stmts := []string{
-		fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
-			quote(fts), colList),
+	create := fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
+		quote(fts), colList)
+	if err := execAll(ctx, tx, "build", c.Table, create); err != nil {
+		return err
+	}
+	// Before the rows go in, so that the first build merges the tuned way
+	// too.
+	if err := s.tuneSearch(ctx, tx, fts); err != nil {
+		return err
+	}
+	build := []string{
 		logTableSQL(pending),
-		fmt.Sprintf(`CREATE TABLE %s (hwm INTEGER NOT NULL)`, quote(mark)),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logRow("d", "old")),
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),
 		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s ORDER BY "rowid"`, quote(fts), colList, colList, table),
-		fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s`, quote(mark), table),
 	}
-	for i, q := range stmts {
+	return execAll(ctx, tx, "build", c.Table, append(build, markTableSQL(c.Table)...)...)
+}
+
+// markTableSQL creates the high-water mark of table's search index, unless
+// it exists, at the table's largest rowid: run it once every row is in the
+// index or in its log.
+func markTableSQL(table string) []string {
+	mark := quote(ftsMark(table))
+	return []string{
+		fmt.Sprintf(`CREATE TABLE IF NOT EXISTS %s (hwm INTEGER NOT NULL)`, mark),
+		fmt.Sprintf(`INSERT INTO %s(hwm) SELECT coalesce(max("rowid"), 0) FROM %s WHERE NOT EXISTS (SELECT 1 FROM %s)`,
+			mark, quote(table), mark),
+	}
+}
+
+// execAll runs stmts in tx, stopping at the first error, which it reports
+// as a failure to <what> (build, update) the search index of table.
+func execAll(ctx context.Context, tx bun.Tx, what, table string, stmts ...string) error {
+	for _, q := range stmts {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
-			return fmt.Errorf("store: build search index of %s: %w", c.Table, err)
-		}
-		if i == 0 {
-			// Before the rows go in, so that the first build merges the
-			// tuned way too.
-			if err := s.tuneSearch(ctx, tx, fts); err != nil {
-				return err
-			}
+			return fmt.Errorf("store: %s search index of %s: %w", what, table, err)
 		}
 	}
 	return nil
