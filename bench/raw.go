@@ -11,6 +11,7 @@ import (
 	"math"
 	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -265,24 +266,24 @@ func (s *rawServer) now() any {
 	return t.Format(rawTimeLayout)
 }
 
+// intParam reads the integer query parameter name, def when absent; ok is
+// false when it is not an integer from 1 to max.
+func intParam(v url.Values, name string, def, max int) (n int, ok bool) {
+	p := v.Get(name)
+	if p == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(p)
+	return n, err == nil && n >= 1 && n <= max
+}
+
 func (s *rawServer) list(w http.ResponseWriter, r *http.Request, team string) {
 	v := r.URL.Query()
-	page, size := 1, 20
-	if p := v.Get("page"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 1_000_000 {
-			rawError(w, http.StatusBadRequest, "invalid page")
-			return
-		}
-		page = n
-	}
-	if p := v.Get("pageSize"); p != "" {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 1 || n > 100 {
-			rawError(w, http.StatusBadRequest, "invalid pageSize")
-			return
-		}
-		size = n
+	page, okPage := intParam(v, "page", 1, 1_000_000)
+	size, okSize := intParam(v, "pageSize", 20, 100)
+	if !okPage || !okSize {
+		rawError(w, http.StatusBadRequest, "invalid page or pageSize")
+		return
 	}
 	where := &rawQuery{pg: s.pg}
 	where.sql(" WHERE team_id = ").arg(team)

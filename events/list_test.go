@@ -9,6 +9,7 @@ import (
 
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -136,16 +137,7 @@ func TestListEndpoint(t *testing.T) {
 				if res.status != sc.status {
 					t.Fatalf("status: got %d, want %d (body %s)", res.status, sc.status, res.body)
 				}
-				for _, s := range sc.contains {
-					if !strings.Contains(res.body, w.expand(s)) {
-						t.Errorf("body: got %s, want it to contain %q", res.body, w.expand(s))
-					}
-				}
-				for _, s := range sc.notContains {
-					if strings.Contains(res.body, w.expand(s)) {
-						t.Errorf("body: got %s, want it NOT to contain %q", res.body, w.expand(s))
-					}
-				}
+				testkit.CheckBody(t, res.body, sc.contains, sc.notContains, w.ids)
 				if sc.want == nil {
 					return
 				}

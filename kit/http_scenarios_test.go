@@ -57,16 +57,7 @@ func checkScenario(t *testing.T, w *world, sc scenario, tables []string, after f
 	if res.status != sc.status {
 		t.Errorf("status: got %d, want %d (body %s)", res.status, sc.status, res.body)
 	}
-	for _, s := range sc.contains {
-		if !strings.Contains(res.body, w.expand(s)) {
-			t.Errorf("body: got %s, want it to contain %q", res.body, w.expand(s))
-		}
-	}
-	for _, s := range sc.notContains {
-		if strings.Contains(res.body, w.expand(s)) {
-			t.Errorf("body: got %s, want it NOT to contain %q", res.body, w.expand(s))
-		}
-	}
+	testkit.CheckBody(t, res.body, sc.contains, sc.notContains, w.ids)
 	if ct := res.header.Get("Content-Type"); res.status != http.StatusNoContent && !strings.Contains(ct, "json") {
 		t.Errorf("Content-Type: got %q, want JSON", ct)
 	}

@@ -77,6 +77,22 @@ func Expand(s string, ids map[string]string) string {
 	return s
 }
 
+// CheckBody reports an error for each string of contains that body lacks
+// and each string of notContains that it has, after Expand with ids.
+func CheckBody(t testing.TB, body string, contains, notContains []string, ids map[string]string) {
+	t.Helper()
+	for _, s := range contains {
+		if want := Expand(s, ids); !strings.Contains(body, want) {
+			t.Errorf("body: got %s, want it to contain %q", body, want)
+		}
+	}
+	for _, s := range notContains {
+		if want := Expand(s, ids); strings.Contains(body, want) {
+			t.Errorf("body: got %s, want it NOT to contain %q", body, want)
+		}
+	}
+}
+
 // TableSnapshot fingerprints every row of tables, keyed by table and the
 // row's first column (its id).
 func TableSnapshot(t testing.TB, db bun.IDB, tables ...string) map[string]string {
