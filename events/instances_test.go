@@ -6,12 +6,12 @@ import (
 	"io"
 	"log/slog"
 	"math"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -27,25 +27,15 @@ func startInstances(t *testing.T, e testdb.Engine, n int, cfg events.Config) ([]
 	}
 	kits := make([]*kit.Kit, n)
 	trackers := make([]*events.Tracker, n)
-	errs := make([]error, n)
-	var start, done sync.WaitGroup
-	start.Add(1)
-	for i := range trackers {
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			start.Wait()
-			k, err := kit.New(dbs[i])
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			kits[i] = k
-			trackers[i], errs[i] = events.Install(k, cfg)
-		}()
-	}
-	start.Done()
-	done.Wait()
+	errs := testkit.AtOnce(n, func(i int) error {
+		k, err := kit.New(dbs[i])
+		if err != nil {
+			return err
+		}
+		kits[i] = k
+		trackers[i], err = events.Install(k, cfg)
+		return err
+	})
 	for _, k := range kits {
 		if k != nil {
 			t.Cleanup(func() { k.Close() })

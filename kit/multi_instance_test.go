@@ -10,6 +10,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -38,19 +39,10 @@ func startTogether(t *testing.T, open func() *bun.DB, n int) []*kit.Kit {
 		dbs[i] = open()
 	}
 	kits := make([]*kit.Kit, n)
-	errs := make([]error, n)
-	var start, done sync.WaitGroup
-	start.Add(1)
-	for i := range kits {
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			start.Wait()
-			kits[i], errs[i] = kit.New(kit.Config{DB: dbs[i], Definitions: counterDefinitions()})
-		}()
-	}
-	start.Done()
-	done.Wait()
+	errs := testkit.AtOnce(n, func(i int) (err error) {
+		kits[i], err = kit.New(kit.Config{DB: dbs[i], Definitions: counterDefinitions()})
+		return err
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Fatalf("instance %d: got %v, want a clean start", i, err)

@@ -13,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -75,6 +76,26 @@ func Expand(s string, ids map[string]string) string {
 		s = strings.ReplaceAll(s, "{"+k+"}", v)
 	}
 	return s
+}
+
+// AtOnce runs fn(0) to fn(n-1) on n goroutines released at the same
+// moment, as n processes starting together would, and returns their
+// errors by index once all have returned.
+func AtOnce(n int, fn func(i int) error) []error {
+	errs := make([]error, n)
+	var start, done sync.WaitGroup
+	start.Add(1)
+	for i := range n {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			start.Wait()
+			errs[i] = fn(i)
+		}()
+	}
+	start.Done()
+	done.Wait()
+	return errs
 }
 
 // CheckBody reports an error for each string of contains that body lacks
