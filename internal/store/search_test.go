@@ -188,11 +188,17 @@ func checkFTS(t *testing.T, s *Store, c *collections.Collection) {
 	}
 }
 
-// storeSearchFormat rewrites the stored definition of c as a kit of search
-// format `format` wrote it ("" for one without a format), with a hash that
+// olderIndex turns c's search index into one an older kit made: it runs
+// stmts, then rewrites c's stored definition as a kit of search format
+// `format` wrote it ("" for one without a format), with a hash that
 // differs, so that the next Sync brings c up to date.
-func storeSearchFormat(t *testing.T, s *Store, c *collections.Collection, format string) {
+func olderIndex(t *testing.T, s *Store, c *collections.Collection, format string, stmts ...string) {
 	t.Helper()
+	for _, q := range stmts {
+		if _, err := s.db.ExecContext(t.Context(), q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
 	var def string
 	if err := s.db.QueryRowContext(t.Context(), "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
 		t.Fatal(err)
@@ -260,13 +266,8 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 		"DROP TABLE " + quote(ftsMark(c.Table)),
 		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + fts + `("rowid", "title", "description") VALUES (new."rowid", new."title", new."description"); END`,
 	}
-	for _, q := range old {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
 	// The stored definition of a database of that time: no search format.
-	storeSearchFormat(t, s, c, "")
+	olderIndex(t, s, c, "", old...)
 	insertTitled(t, s, c, "id-old", "old quartz lamp")
 	if err := s.Sync(ctx, s.registry(), SyncOptions{}); err != nil {
 		t.Fatalf("Sync: %v", err)
@@ -301,12 +302,7 @@ func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 		"CREATE TABLE " + pending + " (op TEXT NOT NULL, rid INTEGER NOT NULL)",
 		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + pending + `(op, rid) VALUES ('i', new."rowid"); END`,
 	}
-	for _, q := range old {
-		if _, err := s.db.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	storeSearchFormat(t, s, c, "3")
+	olderIndex(t, s, c, "3", old...)
 	insertTitled(t, s, c, "id-logged", "logged quartz lamp")
 	if err := s.Sync(ctx, s.registry(), SyncOptions{}); err != nil {
 		t.Fatalf("Sync: %v", err)
@@ -396,10 +392,7 @@ func TestSyncGivesTheSearchIndexKitsMergeSettings(t *testing.T) {
 	t.Run("sync gives them to an index of an older kit and keeps its rows", func(t *testing.T) {
 		insertTitled(t, s, c, "id-kept", "kept quartz lamp")
 		flushSearch(t, s, c)
-		if _, err := s.db.ExecContext(ctx, "DELETE FROM "+quote(fts+"_config")+" WHERE k <> 'version'"); err != nil {
-			t.Fatal(err)
-		}
-		storeSearchFormat(t, s, c, "2")
+		olderIndex(t, s, c, "2", "DELETE FROM "+quote(fts+"_config")+" WHERE k <> 'version'")
 		if got := settings(); len(got) != 0 {
 			t.Fatalf("settings after the reset: got %v, want none", got)
 		}
