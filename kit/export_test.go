@@ -29,3 +29,7 @@ func HoldWrites(k *Kit) (release func()) {
 	<-started
 	return func() { close(unblock) }
 }
+
+// SearchBacklog is how many rows a collection's search index may leave
+// for a later flush (searchBacklog).
+const SearchBacklog = searchBacklog

@@ -442,3 +442,73 @@ func TestBackgroundCheckpoints(t *testing.T) {
 		}
 	}
 }
+
+// TestWritesFlushTheSearchIndexAtItsBacklogLimit checks that kit's writes
+// leave new rows for a later flush of the search index until
+// kit.SearchBacklog of them wait, that the write reaching the limit flushes
+// them all in its transaction, and that searches find every committed
+// record before and after.
+func TestWritesFlushTheSearchIndexAtItsBacklogLimit(t *testing.T) {
+	k := newKit(t, shopDefs()...)
+	ctx := context.Background()
+	fts := `"fts_` + productsTable + `_search"`
+	backlog := func(t *testing.T) int {
+		t.Helper()
+		var n int
+		q := `SELECT (SELECT count(*) FROM "ftp_` + productsTable + `_search") + max(0, (SELECT coalesce(max(rowid), 0) FROM "` +
+			productsTable + `") - (SELECT hwm FROM "ftw_` + productsTable + `_search"))`
+		if err := k.DB().QueryRowContext(ctx, q).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	indexed := func(t *testing.T) int {
+		t.Helper()
+		var n int
+		if err := k.DB().QueryRowContext(ctx, `SELECT count(*) FROM `+fts+` WHERE `+fts+` MATCH '"qua"'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var last kit.Record
+	create := func(n int) func(t *testing.T) {
+		return func(t *testing.T) {
+			for i := range n {
+				last = mustCreate(t, k, productsKey, aliceA, map[string]any{"title": fmt.Sprintf("quartz %d", i)})
+			}
+		}
+	}
+	steps := []struct {
+		name         string
+		do           func(t *testing.T)
+		wantBacklog  int
+		wantIndexed  int
+		wantSearched int
+	}{
+		{"creates below the limit wait for the index", create(kit.SearchBacklog - 1), kit.SearchBacklog - 1, 0, kit.SearchBacklog - 1},
+		{"the create reaching the limit flushes them all", create(1), 0, kit.SearchBacklog, kit.SearchBacklog},
+		{"a delete after the flush waits in the change log", func(t *testing.T) {
+			if err := k.Records(productsKey).Delete(ctx, aliceA, last["id"].(string)); err != nil {
+				t.Fatal(err)
+			}
+		}, 1, kit.SearchBacklog, kit.SearchBacklog - 1},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			st.do(t)
+			if got := backlog(t); got != st.wantBacklog {
+				t.Errorf("backlog: got %d, want %d", got, st.wantBacklog)
+			}
+			if got := indexed(t); got != st.wantIndexed {
+				t.Errorf("rows the index matches: got %d, want %d", got, st.wantIndexed)
+			}
+			l := mustList(t, k, productsKey, aliceA, query("search", "QUARTZ"))
+			if got := l.Pagination.TotalItems; got != st.wantSearched {
+				t.Errorf("records a search finds: got %d, want %d", got, st.wantSearched)
+			}
+			if _, err := k.DB().ExecContext(ctx, `INSERT INTO `+fts+`(`+fts+`) VALUES ('integrity-check')`); err != nil {
+				t.Errorf("integrity-check: got %v, want nil", err)
+			}
+		})
+	}
+}

@@ -31,22 +31,28 @@ import (
 // largest rowid at the last flush: the rows above it are new (SQLite gives
 // a new row the largest rowid plus one). FlushSearch brings the index
 // entries of the logged and the new rows up to date, empties the log and
-// moves the mark. kit calls it at the end of every write transaction that
-// changed the collection, before it commits, so the index still changes in
-// the same transaction as the rows. The reason is cost: FTS5 writes its
-// pending terms to disk at every statement boundary and savepoint of a
-// transaction that touched it, so a trigger that writes it directly costs
-// a segment write per changed row, while a flush once per group commit
-// costs one per group. Inserts have no trigger at all: a statement that
-// fires one journals every page it changes (so that it can be undone by
-// itself), which cost a create a seventh of its CPU. Rows changed by
-// writers that do not flush (raw SQL, another program) wait in the log or
-// above the mark until the next flush; a search takes those rows as
-// candidates too, so its results are right either way. A new row that
-// takes the rowid of the deleted last row is found through the delete's
-// log entry. (kit never sets or changes a row's rowid; a writer that
-// inserts a row with a rowid of its own below the mark, or changes one,
-// should touch a searched column of that row in a second statement.)
+// moves the mark. A search takes the rows that wait in the log or above
+// the mark as candidates too, so its results are right whenever the index
+// was last flushed, and the rows and their log entries always commit
+// together. kit flushes in its write transactions, once a few hundred rows
+// wait (FlushSearchOver, called before the commit).
+//
+// The reason is cost. FTS5 writes its pending terms to disk at every
+// statement boundary and savepoint of a transaction that touched it, as a
+// new segment that later merges rewrite, and both costs grow with the
+// number of segments more than with the number of rows: a trigger that
+// wrote the index directly would cost a segment per changed row, a flush
+// per group commit one per group, and a flush per few hundred rows costs
+// about a third of the index work per row of a flush per group. Inserts
+// have no trigger at all: a statement that fires one journals every page
+// it changes (so that it can be undone by itself), which cost a create a
+// seventh of its CPU. Rows changed by writers that do not flush (raw SQL,
+// another program) wait in the log or above the mark for the next flush.
+// A new row that takes the rowid of the deleted last row is found through
+// the delete's log entry. (kit never sets or changes a row's rowid; a
+// writer that inserts a row with a rowid of its own below the mark, or
+// changes one, should touch a searched column of that row in a second
+// statement.)
 //
 // On PostgreSQL each such field gets a GIN trigram index (pg_trgm) that
 // ILIKE and ~ use by themselves; when the extension cannot be created the
@@ -131,6 +137,35 @@ func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Coll
 		}
 	}
 	return nil
+}
+
+// SearchBacklog returns how many rows of c wait for the search index: the
+// entries in its change log plus the rows above its high-water mark (an
+// upper bound: rowids left free by deletes count too; below the mark when
+// the last rows were deleted). It is 0 on PostgreSQL
+// and for a collection without searched fields.
+func (s *Store) SearchBacklog(ctx context.Context, db bun.IDB, c *collections.Collection) (int, error) {
+	if s.dialect == dialect.PG || c.External || len(searchColumns(c)) == 0 {
+		return 0, nil
+	}
+	q := fmt.Sprintf(`SELECT (SELECT count(*) FROM %s) + max(0, (SELECT coalesce(max("rowid"), 0) FROM %s) - (SELECT hwm FROM %s))`,
+		quote(ftsPending(c.Table)), quote(c.Table), quote(ftsMark(c.Table)))
+	var n int
+	if err := s.queryRow(ctx, db, q).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: read search backlog of %s: %w", c.Table, err)
+	}
+	return n, nil
+}
+
+// FlushSearchOver flushes c's search index (FlushSearch) when its backlog
+// (SearchBacklog) is limit rows or more, and reports whether it did. A
+// limit of 1 or less flushes whenever there is something to flush.
+func (s *Store) FlushSearchOver(ctx context.Context, db bun.IDB, c *collections.Collection, limit int) (bool, error) {
+	n, err := s.SearchBacklog(ctx, db, c)
+	if err != nil || n == 0 || n < limit {
+		return false, err
+	}
+	return true, s.FlushSearch(ctx, db, c)
 }
 
 // usesFTS reports whether a search for term on c goes through the FTS table.

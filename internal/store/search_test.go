@@ -450,3 +450,63 @@ func TestSearchFindsARowThatTakesTheRowidOfADeletedLastRow(t *testing.T) {
 		})
 	}
 }
+
+// TestFlushSearchOverWaitsForItsLimit checks the backlog a write may leave
+// for a later flush: SearchBacklog counts the new rows and the logged
+// changes, FlushSearchOver leaves the index alone below its limit and
+// brings it up to date at the limit, and searches are right throughout.
+func TestFlushSearchOverWaitsForItsLimit(t *testing.T) {
+	s, c := searchFixture(t)
+	ctx := t.Context()
+	backlog := func(t *testing.T) int {
+		t.Helper()
+		n, err := s.SearchBacklog(ctx, s.db, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for i := range 5 {
+		insertTitled(t, s, c, fmt.Sprintf("id-%d", i), fmt.Sprintf("quartz lamp %d", i))
+	}
+	if err := s.Update(ctx, s.db, c, "t1", "id-1", Record{"title": "plain lamp"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, s.db, c, "t1", "id-2"); err != nil {
+		t.Fatal(err)
+	}
+	// 5 rows above the mark, one update and one delete in the log.
+	const want = 7
+	steps := []struct {
+		name        string
+		limit       int
+		wantFlushed bool
+		wantBacklog int
+	}{
+		{"a limit above the backlog leaves the index alone", want + 1, false, want},
+		{"a limit equal to the backlog flushes it", want, true, 0},
+		{"an empty backlog is not flushed again", 0, false, 0},
+	}
+	for _, st := range steps {
+		t.Run(st.name, func(t *testing.T) {
+			flushed, err := s.FlushSearchOver(ctx, s.db, c, st.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if flushed != st.wantFlushed {
+				t.Errorf("flushed: got %v, want %v", flushed, st.wantFlushed)
+			}
+			if got := backlog(t); got != st.wantBacklog {
+				t.Errorf("backlog: got %d, want %d", got, st.wantBacklog)
+			}
+			wantIndexed := map[bool]int{false: 0, true: 3}[st.wantBacklog == 0]
+			if got := indexedMatches(t, s, c, `"qua"`); got != wantIndexed {
+				t.Errorf("rows the index matches for qua: got %d, want %d", got, wantIndexed)
+			}
+			if got, want := searchIDs(t, s, c, "quartz"), []string{"id-0", "id-3", "id-4"}; !slices.Equal(got, want) {
+				t.Errorf("search quartz: got %v, want %v", got, want)
+			}
+			checkFTS(t, s, c)
+		})
+	}
+}
