@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -355,6 +356,21 @@ func TestQuoteRefusesUnsafeIdentifiers(t *testing.T) {
 	}
 }
 
+// TestValidIdentMatchesItsPattern checks the hand-written identifier
+// check against the regular expression it stands for.
+func TestValidIdentMatchesItsPattern(t *testing.T) {
+	pattern := regexp.MustCompile(`^[a-z][a-z0-9_]{0,62}$`)
+	idents := []string{"", "a", "z", "shop_products", "a_", "a9", "ix_2", strings.Repeat("a", 63), strings.Repeat("a", 64),
+		"_a", "9a", "A", "aB", "a-b", "a b", "a\n", "é", "aé", "a`", "a{", "a/", "a:", "a@", "a[", "a\x00"}
+	for _, id := range idents {
+		t.Run(fmt.Sprintf("%q", id), func(t *testing.T) {
+			if got, want := validIdent(id), pattern.MatchString(id); got != want {
+				t.Errorf("validIdent: got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
 func TestIndexNameFitsPostgres(t *testing.T) {
 	short := indexName("ix", "shop_products", "team_created")
 	if short != "ix_shop_products_team_created" {
@@ -368,7 +384,7 @@ func TestIndexNameFitsPostgres(t *testing.T) {
 	if long1 == long2 {
 		t.Errorf("long names collide: %q", long1)
 	}
-	if !identPattern.MatchString(long1) {
+	if !validIdent(long1) {
 		t.Errorf("long name %q is not a safe identifier", long1)
 	}
 }
