@@ -1,10 +1,3 @@
-// Package sqlexec runs SQL through database/sql with real driver arguments
-// instead of bun's inlined values, with a bounded cache of prepared
-// statements on SQLite. The SQL text of a query shape is then the same for
-// every call, so SQLite compiles it once per connection instead of once
-// per call, and PostgreSQL (pgx, simple protocol) gets values from the
-// driver, never from text kit formatted. Queries are written with "?"
-// placeholders; List arguments expand to one placeholder per value.
 package sqlexec
 
 import (
@@ -41,6 +34,10 @@ type Runner struct {
 	pg    bool
 	mu    sync.Mutex
 	stmts map[string]*sql.Stmt
+	// preparing holds the queries being prepared for the cache on a
+	// goroutine (see stmt).
+	preparing map[string]bool
+	closed    bool // Close ran: prepare nothing more
 }
 
 // New returns a Runner for db.
@@ -123,10 +120,14 @@ func handle(db bun.IDB) querier {
 // stmt returns a prepared statement for query on SQLite (nil when the
 // engine is PostgreSQL, whose simple protocol gains nothing from it, when
 // the cache is full, or when preparing fails). The cache's lock is never
-// held while preparing. Inside a transaction (inTx) it only looks in the
-// cache: preparing there would take a second pool connection while the
-// transaction holds one (and may hold the write lock); the write
-// statements are prepared ahead by Warm instead.
+// held while preparing. Inside a transaction (inTx) a statement missing
+// from the cache runs unprepared this time and is prepared on a goroutine
+// of its own for the next calls: preparing in the caller would take a
+// second pool connection while the transaction holds one (and may hold
+// the write lock, which the goroutine neither needs nor waits for). Warm
+// prepares the fixed-shape write statements ahead; this catches the
+// others (an update's SET list has a shape per set of changed fields),
+// which SQLite would otherwise compile on every call, triggers included.
 func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	if r.pg {
 		return nil
@@ -134,7 +135,22 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	r.mu.Lock()
 	st, ok := r.stmts[query]
 	full := len(r.stmts) >= maxCachedStatements
+	later := !ok && inTx && !r.closed && len(r.stmts)+len(r.preparing) < maxCachedStatements && !r.preparing[query]
+	if later {
+		if r.preparing == nil {
+			r.preparing = map[string]bool{}
+		}
+		r.preparing[query] = true
+	}
 	r.mu.Unlock()
+	if later {
+		go func() {
+			r.stmt(context.WithoutCancel(ctx), query, false)
+			r.mu.Lock()
+			delete(r.preparing, query)
+			r.mu.Unlock()
+		}()
+	}
 	if ok || inTx || full {
 		return st
 	}
@@ -144,6 +160,10 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		st.Close()
+		return nil
+	}
 	if prev, ok := r.stmts[query]; ok {
 		st.Close()
 		return prev
@@ -225,5 +245,6 @@ func (r *Runner) Close() error {
 		st.Close()
 	}
 	r.stmts = nil
+	r.closed = true
 	return nil
 }

@@ -1,0 +1,8 @@
+// Package sqlexec runs SQL through database/sql with real driver arguments
+// instead of bun's inlined values, with a bounded cache of prepared
+// statements on SQLite. The SQL text of a query shape is then the same for
+// every call, so SQLite compiles it once per connection instead of once
+// per call, and PostgreSQL (pgx, simple protocol) gets values from the
+// driver, never from text kit formatted. Queries are written with "?"
+// placeholders; List arguments expand to one placeholder per value.
+package sqlexec

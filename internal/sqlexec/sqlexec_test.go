@@ -1,0 +1,112 @@
+package sqlexec
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	_ "modernc.org/sqlite"
+)
+
+// openRunner opens a SQLite file database private to t with a table t(n)
+// holding one row, and a Runner on it.
+func openRunner(t *testing.T) (*Runner, *bun.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "run.db")
+	sqldb, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := bun.NewDB(sqldb, sqlitedialect.New())
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(`CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (0)`); err != nil {
+		t.Fatal(err)
+	}
+	r := New(db)
+	t.Cleanup(func() { r.Close() })
+	return r, db
+}
+
+// cached reports whether query is in r's statement cache.
+func cached(r *Runner, query string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.stmts[query]
+	return ok
+}
+
+// waitPrepared waits until no statement is being prepared for r's cache.
+func waitPrepared(t *testing.T, r *Runner) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		r.mu.Lock()
+		n := len(r.preparing)
+		r.mu.Unlock()
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("statements still being prepared after 10s: %d", n)
+		}
+	}
+}
+
+// TestStatementsFirstRunInATransactionArePreparedForLater checks that a
+// statement missing from the cache runs unprepared in a transaction that
+// holds the write lock, without waiting for a second connection, and is
+// in the cache for the next call, which runs it prepared.
+func TestStatementsFirstRunInATransactionArePreparedForLater(t *testing.T) {
+	r, db := openRunner(t)
+	ctx := context.Background()
+	const update = `UPDATE t SET n = n + ?`
+	for i, want := range []struct {
+		name       string
+		wantCached bool
+	}{
+		{"the first run, unprepared, leaves it being prepared", false},
+		{"the second run finds it in the cache", true},
+	} {
+		t.Run(want.name, func(t *testing.T) {
+			if got := cached(r, update); got != want.wantCached {
+				t.Fatalf("cached before the run: got %v, want %v", got, want.wantCached)
+			}
+			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+				_, err := r.Exec(ctx, tx, update, 1)
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitPrepared(t, r)
+			if !cached(r, update) {
+				t.Errorf("cached after the run: got false, want true")
+			}
+			var n int
+			if err := db.QueryRow(`SELECT n FROM t`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != i+1 {
+				t.Errorf("n after run %d: got %d, want %d", i+1, n, i+1)
+			}
+		})
+	}
+	t.Run("a closed runner prepares nothing more", func(t *testing.T) {
+		r.Close()
+		const other = `UPDATE t SET n = n - ?`
+		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			_, err := r.Exec(ctx, tx, other, 1)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		waitPrepared(t, r)
+		if cached(r, other) {
+			t.Errorf("cached after Close: got true, want false")
+		}
+	})
+}
