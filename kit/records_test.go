@@ -1689,3 +1689,84 @@ func TestRecordsStringOrderIsTheSameOnEveryEngine(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordsUpdateKeepsEveryRule checks an update without listeners on
+// plain fields: the change comes back as stored, an equal value writes
+// nothing, a member changes only their own records, other teams' and
+// missing records are not found, and a taken unique value is refused
+// naming the field, with nothing written whenever the update is refused.
+func TestRecordsUpdateKeepsEveryRule(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		k := newKitOn(t, e, shopDefs()...)
+		ctx := t.Context()
+		published := time.Date(2026, 3, 4, 5, 6, 7, 890000000, time.UTC)
+		tests := []struct {
+			name      string
+			actor     kit.Actor
+			missing   bool
+			changes   map[string]any
+			wantErr   func(error) bool
+			wantWrite bool
+		}{
+			{"the owner's change is written and comes back as stored", aliceA, false,
+				map[string]any{"title": "renamed", "price": "12.5", "weight": 3.25, "isActive": false, "publishedAt": published.Format(time.RFC3339Nano)}, nil, true},
+			{"an admin changes a member's record", adminA, false, map[string]any{"status": "live"}, nil, true},
+			{"values equal to the stored ones write nothing", aliceA, false, map[string]any{"title": "first", "sku": "A"}, nil, false},
+			{"another member's record is not found", bobA, false, map[string]any{"title": "taken over"},
+				func(err error) bool { return errors.Is(err, kit.ErrNotFound) }, false},
+			{"another team's record is not found", carolB, false, map[string]any{"title": "taken over"},
+				func(err error) bool { return errors.Is(err, kit.ErrNotFound) }, false},
+			{"a missing record is not found", aliceA, true, map[string]any{"title": "ghost"},
+				func(err error) bool { return errors.Is(err, kit.ErrNotFound) }, false},
+			{"a taken value of the only unique field is refused naming it", aliceA, false, map[string]any{"sku": "B"},
+				func(err error) bool {
+					var ce *kit.ConstraintError
+					return errors.As(err, &ce) && ce.Field == "sku" && kit.StatusOf(err) == 409
+				}, false},
+		}
+		mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "other", "sku": "B"})
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				created := mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "first", "sku": "A", "price": "1.00"})
+				id := created["id"].(string)
+				defer func() {
+					if err := k.Records(productsKey).Delete(ctx, adminA, created["id"].(string)); err != nil {
+						t.Fatal(err)
+					}
+				}()
+				if tt.missing {
+					id = "00000000-0000-7000-8000-000000000000"
+				}
+				time.Sleep(2 * time.Microsecond) // so a write moves updatedAt
+				got, err := k.Records(productsKey).Update(ctx, tt.actor, id, tt.changes)
+				stored, gerr := k.Records(productsKey).Get(ctx, adminA, created["id"].(string))
+				if gerr != nil {
+					t.Fatal(gerr)
+				}
+				if tt.wantErr != nil {
+					if !tt.wantErr(err) {
+						t.Fatalf("got error %v, want the refusal", err)
+					}
+				} else if err != nil {
+					t.Fatal(err)
+				} else {
+					for f, v := range stored {
+						if !equalValue(got[f], v) {
+							t.Errorf("returned %s: got %v, want the stored %v", f, got[f], v)
+						}
+					}
+				}
+				if moved := !equalValue(stored["updatedAt"], created["updatedAt"]); moved != tt.wantWrite {
+					t.Errorf("updatedAt moved: got %v, want %v", moved, tt.wantWrite)
+				}
+				if !tt.wantWrite {
+					for f, v := range created {
+						if !equalValue(stored[f], v) {
+							t.Errorf("stored %s: got %v, want unchanged %v", f, stored[f], v)
+						}
+					}
+				}
+			})
+		}
+	})
+}
