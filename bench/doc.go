@@ -63,7 +63,7 @@
 //
 // Every server runs in a child process of its own: the bench binary
 // re-executed with the hidden --serve kit|raw mode, listening on
-// 127.0.0.1:0. Each workload runs --rounds times per server (default 2)
+// 127.0.0.1:0. Each workload runs --rounds times per server (default 6)
 // for duration/rounds each, the servers alternating (kit then raw, raw
 // then kit, ...) so that background load on a shared machine falls on
 // both alike; the rounds are merged into one row. A fresh child serves

@@ -68,7 +68,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.Int64Var(&o.maxRequests, "max-requests", 5_000_000, "stop a timed run after this many requests")
 	fs.StringVar(&o.pin, "pin", "auto", "CPU placement: split (generator on the first CPU, servers on the others), none, or auto (split when there are at least 2 CPUs)")
 	fs.IntVar(&o.genProcs, "gen-procs", 1, "GOMAXPROCS of the load generator")
-	fs.IntVar(&o.rounds, "rounds", 2, "split each timed run into this many rounds, alternating which server goes first (kit raw, raw kit, ...), so background load on a shared machine falls on both alike")
+	fs.IntVar(&o.rounds, "rounds", 6, "split each timed run into this many rounds, alternating which server goes first (kit raw, raw kit, ...), so background load on a shared machine falls on both alike")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
