@@ -31,6 +31,20 @@ func openRunner(t *testing.T) (*Runner, *bun.DB) {
 	return r, db
 }
 
+// execInTx runs query with the argument 1 through r in a transaction of
+// db, then waits until r prepared what it had to.
+func execInTx(t *testing.T, r *Runner, db *bun.DB, query string) {
+	t.Helper()
+	err := db.RunInTx(t.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := r.Exec(ctx, tx, query, 1)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitPrepared(t, r)
+}
+
 // cached reports whether query is in r's statement cache.
 func cached(r *Runner, query string) bool {
 	r.mu.Lock()
@@ -61,7 +75,6 @@ func waitPrepared(t *testing.T, r *Runner) {
 // in the cache for the next call, which runs it prepared.
 func TestStatementsFirstRunInATransactionArePreparedForLater(t *testing.T) {
 	r, db := openRunner(t)
-	ctx := context.Background()
 	const update = `UPDATE t SET n = n + ?`
 	for i, want := range []struct {
 		name       string
@@ -74,14 +87,7 @@ func TestStatementsFirstRunInATransactionArePreparedForLater(t *testing.T) {
 			if got := cached(r, update); got != want.wantCached {
 				t.Fatalf("cached before the run: got %v, want %v", got, want.wantCached)
 			}
-			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-				_, err := r.Exec(ctx, tx, update, 1)
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			waitPrepared(t, r)
+			execInTx(t, r, db, update)
 			if !cached(r, update) {
 				t.Errorf("cached after the run: got false, want true")
 			}
@@ -97,14 +103,7 @@ func TestStatementsFirstRunInATransactionArePreparedForLater(t *testing.T) {
 	t.Run("a closed runner prepares nothing more", func(t *testing.T) {
 		r.Close()
 		const other = `UPDATE t SET n = n - ?`
-		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			_, err := r.Exec(ctx, tx, other, 1)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		waitPrepared(t, r)
+		execInTx(t, r, db, other)
 		if cached(r, other) {
 			t.Errorf("cached after Close: got true, want false")
 		}
