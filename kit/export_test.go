@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/uptrace/bun"
 )
@@ -33,3 +34,13 @@ func HoldWrites(k *Kit) (release func()) {
 // SearchBacklog is how many rows a collection's search index may leave
 // for a later flush (searchBacklog).
 const SearchBacklog = searchBacklog
+
+// SearchWaiting returns how many rows of the collection key wait for its
+// search index (store.SearchBacklog).
+func SearchWaiting(ctx context.Context, k *Kit, key string) (int, error) {
+	c, ok := k.Collections().Get(key)
+	if !ok {
+		return 0, fmt.Errorf("no collection %q", key)
+	}
+	return k.store.SearchBacklog(ctx, k.db, c)
+}

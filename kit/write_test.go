@@ -288,11 +288,18 @@ func TestGroupCommitSingleStatementWrites(t *testing.T) {
 		}
 	})
 	t.Run("the search index passes SQLite's integrity check", func(t *testing.T) {
-		fts := `"fts_` + productsTable + `_search"`
-		if _, err := k.DB().ExecContext(ctx, `INSERT INTO `+fts+`(`+fts+`) VALUES ('integrity-check')`); err != nil {
-			t.Errorf("integrity-check: got %v, want nil", err)
-		}
+		checkSearchIndex(t, k)
 	})
+}
+
+// checkSearchIndex runs FTS5's integrity-check on the products search
+// index.
+func checkSearchIndex(t *testing.T, k *kit.Kit) {
+	t.Helper()
+	fts := `"fts_` + productsTable + `_search"`
+	if _, err := k.DB().ExecContext(t.Context(), `INSERT INTO `+fts+`(`+fts+`) VALUES ('integrity-check')`); err != nil {
+		t.Errorf("integrity-check: got %v, want nil", err)
+	}
 }
 
 // TestUniqueViolationsNameTheField checks both ways a unique value is
@@ -454,10 +461,8 @@ func TestWritesFlushTheSearchIndexAtItsBacklogLimit(t *testing.T) {
 	fts := `"fts_` + productsTable + `_search"`
 	backlog := func(t *testing.T) int {
 		t.Helper()
-		var n int
-		q := `SELECT (SELECT count(*) FROM "ftp_` + productsTable + `_search") + max(0, (SELECT coalesce(max(rowid), 0) FROM "` +
-			productsTable + `") - (SELECT hwm FROM "ftw_` + productsTable + `_search"))`
-		if err := k.DB().QueryRowContext(ctx, q).Scan(&n); err != nil {
+		n, err := kit.SearchWaiting(ctx, k, productsKey)
+		if err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -506,9 +511,7 @@ func TestWritesFlushTheSearchIndexAtItsBacklogLimit(t *testing.T) {
 			if got := l.Pagination.TotalItems; got != st.wantSearched {
 				t.Errorf("records a search finds: got %d, want %d", got, st.wantSearched)
 			}
-			if _, err := k.DB().ExecContext(ctx, `INSERT INTO `+fts+`(`+fts+`) VALUES ('integrity-check')`); err != nil {
-				t.Errorf("integrity-check: got %v, want nil", err)
-			}
+			checkSearchIndex(t, k)
 		})
 	}
 }

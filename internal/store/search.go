@@ -141,8 +141,8 @@ func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Coll
 
 // SearchBacklog returns how many rows of c wait for the search index: the
 // entries in its change log plus the rows above its high-water mark (an
-// upper bound: rowids left free by deletes count too; below the mark when
-// the last rows were deleted). It is 0 on PostgreSQL
+// upper bound: rowids left free by deletes count too; none are counted
+// below the mark when the last rows were deleted). It is 0 on PostgreSQL
 // and for a collection without searched fields.
 func (s *Store) SearchBacklog(ctx context.Context, db bun.IDB, c *collections.Collection) (int, error) {
 	if s.dialect == dialect.PG || c.External || len(searchColumns(c)) == 0 {
