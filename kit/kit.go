@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -99,12 +98,13 @@ type Kit struct {
 	teamAuth   *teamauth.Auth
 }
 
-// New opens the database, creates kit's own tables, loads the schemas and
-// brings every collection table in line with its definition. Schema errors
-// come back together as a *collections.LoadError (errors.Is
-// ErrInvalidSchema); a table that drifted from its definition is a
-// *DriftError (errors.Is ErrSchemaDrift).
-func New(cfg Config) (*Kit, error) {
+// Open opens the database, creates kit's own tables, loads the schemas and
+// brings every collection table in line with its definition, all under
+// ctx: when ctx ends, Open stops and returns its error. Schema errors come
+// back together as a *collections.LoadError (errors.Is ErrInvalidSchema);
+// a table that drifted from its definition is a *DriftError (errors.Is
+// ErrSchemaDrift). ctx bounds only the opening; the Kit outlives it.
+func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
 	k.writes.k = k
 	if k.logger == nil {
@@ -139,8 +139,6 @@ func New(cfg Config) (*Kit, error) {
 		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth})
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	if err := k.migrate(ctx); err != nil {
 		k.closeDB()
 		return nil, err
@@ -152,41 +150,22 @@ func New(cfg Config) (*Kit, error) {
 	return k, nil
 }
 
-// migrate creates kit's own tables through bun/migrate, retrying while
-// another instance holds the migration lock.
+// New is Open with context.Background(): opening is bounded by nothing but
+// the database's own timeouts. Prefer Open, which a host can cancel.
+func New(cfg Config) (*Kit, error) {
+	return Open(context.Background(), cfg)
+}
+
+// migrate creates kit's own tables through bun/migrate (see Migrate).
 func (k *Kit) migrate(ctx context.Context) error {
 	ms := migrate.NewMigrations()
 	registerCoreMigrations(ms)
 	registerPeriodicMigration(ms)
 	k.auth.RegisterMigrations(ms)
-	m := migrate.NewMigrator(k.db, ms, migrate.WithTableName("kit_migrations"),
-		migrate.WithLocksTableName("kit_migration_locks"), migrate.WithMarkAppliedOnSuccess(true))
-	for attempt := 0; ; attempt++ {
-		err := m.Init(ctx)
-		if err == nil {
-			err = m.Lock(ctx)
-		}
-		if err == nil {
-			_, err = m.Migrate(ctx)
-			if uerr := m.Unlock(ctx); err == nil && uerr != nil {
-				err = uerr
-			}
-			if err == nil {
-				return nil
-			}
-			return fmt.Errorf("kit: migrate own tables: %w", err)
-		}
-		if attempt >= 100 || ctx.Err() != nil {
-			return fmt.Errorf("kit: migrate own tables: %w", err)
-		}
-		// Another instance is migrating (lock held, or tables being
-		// created): wait and retry.
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Duration(20+attempt*10) * time.Millisecond):
-		}
+	if err := k.runMigrations(ctx, ms); err != nil {
+		return fmt.Errorf("kit: migrate own tables: %w", err)
 	}
+	return nil
 }
 
 // load builds the registry from the schema folder and defs and syncs it.
@@ -219,22 +198,21 @@ func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
 
 // Register adds Go-defined collections. They are validated with every
 // collection already registered (so references may point at them) and
-// their tables are synced before Register returns.
-func (k *Kit) Register(defs ...collections.Definition) error {
+// their tables are synced, under ctx, before Register returns. On an
+// error the registry stays as it was.
+func (k *Kit) Register(ctx context.Context, defs ...collections.Definition) error {
 	if k.closed.Load() {
 		return ErrClosed
 	}
 	k.regMu.Lock()
 	defer k.regMu.Unlock()
 	all := append(append([]collections.Definition(nil), k.defs...), defs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	return k.load(ctx, all)
 }
 
 // MustRegister is Register that panics on error, for setup code.
-func (k *Kit) MustRegister(defs ...collections.Definition) {
-	if err := k.Register(defs...); err != nil {
+func (k *Kit) MustRegister(ctx context.Context, defs ...collections.Definition) {
+	if err := k.Register(ctx, defs...); err != nil {
 		panic(err)
 	}
 }
