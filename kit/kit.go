@@ -27,6 +27,18 @@ type Config struct {
 	// SQLitePath is the SQLite file opened when DB is nil. Default
 	// "kit.db"; ":memory:<name>" opens an in-memory database.
 	SQLitePath string
+	// QueryHook, when set, observes the statements kit's record service
+	// runs (record, tree and search reads and writes, schema sync, the
+	// write queue's savepoints, period claims). kit runs those through
+	// database/sql with driver arguments and a prepared-statement cache,
+	// past the hooks registered on DB, and calls QueryHook around each
+	// instead, with a bun.QueryEvent (Query is the SQL text with
+	// placeholders, QueryArgs the arguments), so bunotel and bundebug hooks
+	// work unchanged. Statements made through bun's query builder (kit's
+	// migrations) go through DB's own hooks: register the same hook there
+	// (db.AddQueryHook) to see everything. When kit opens the SQLite
+	// database itself, it registers QueryHook on it too.
+	QueryHook bun.QueryHook
 
 	// Schemas is a schemas folder (embed.FS, os.DirFS, ...): one JSON file
 	// per collection, optionally in one level of layer sub-directories, and
@@ -91,8 +103,6 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
 
-	writes writeQueue // SQLite: kit's writes, committed in groups (see runWrite)
-
 	routerOnce sync.Once
 	router     router
 	teamAuth   *teamauth.Auth
@@ -106,7 +116,6 @@ type Kit struct {
 // ErrSchemaDrift). ctx bounds only the opening; the Kit outlives it.
 func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
-	k.writes.k = k
 	if k.logger == nil {
 		k.logger = slog.Default()
 	}
@@ -117,6 +126,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 		k.cfg.MaxBodyBytes = 1 << 20
 	}
 	k.db = cfg.DB
+	checkpointWAL := false
 	if k.db == nil {
 		path := cfg.SQLitePath
 		if path == "" {
@@ -127,10 +137,15 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 			return nil, err
 		}
 		k.db, k.ownsDB = db, true
-		k.writes.checkpoints = store.BackgroundCheckpoints(path)
+		if cfg.QueryHook != nil {
+			db.AddQueryHook(cfg.QueryHook)
+		}
+		checkpointWAL = store.BackgroundCheckpoints(path)
 	}
 	k.store = store.New(k.db, k.Collections)
 	k.store.Logger = k.logger
+	k.store.CheckpointWAL = checkpointWAL
+	k.store.SetQueryHook(cfg.QueryHook)
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {
 		k.cfg.Directory = k.auth
