@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,13 +16,15 @@ import (
 	"github.com/collectionkit/kit/client"
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/external"
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
 
 // server is a kit server over real HTTP with two teams, their users and
-// tokens, and the events add-on.
+// tokens, the events add-on, and the external collection catalog that
+// proxies shopProducts.
 //
 //	acme:   alice (owner), mia (member)
 //	globex: gina (owner)
@@ -54,6 +57,12 @@ func definitions() []collections.Definition {
 	}
 }
 
+// catalogTransform is the proxy transform of the external collection
+// catalog over shopProducts: the title with the SKU.
+func catalogTransform(p map[string]any) (map[string]any, error) {
+	return map[string]any{"id": p["id"], "title": fmt.Sprintf("%s (%s)", p["title"], p["sku"])}, nil
+}
+
 // hostMiddleware stands for what a host adds with Config.Middleware: a
 // rate limiter that refuses the tokens in limited (429), and an If-Match
 // check that refuses the entity tag "stale" (412), which kit's record
@@ -82,9 +91,16 @@ func hostMiddleware(limited *sync.Map) func(http.Handler) http.Handler {
 func newServer(t *testing.T, e testdb.Engine) *server {
 	t.Helper()
 	limited := &sync.Map{}
+	catalog, err := external.DefineExternalCollection(external.Config{
+		Name:  "catalog",
+		Proxy: &collections.Proxy{Enabled: true, SourceEndpoint: "shop-products", Transform: catalogTransform},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	k, err := kit.New(kit.Config{
 		DB:           testdb.Open(t, e),
-		Definitions:  definitions(),
+		Definitions:  append(definitions(), catalog.Definition()),
 		MaxBodyBytes: 4096,
 		Middleware:   []func(http.Handler) http.Handler{hostMiddleware(limited)},
 	})
@@ -92,6 +108,9 @@ func newServer(t *testing.T, e testdb.Engine) *server {
 		t.Fatalf("kit.New: %v", err)
 	}
 	t.Cleanup(func() { k.Close() })
+	if err := external.Register(k, catalog); err != nil {
+		t.Fatalf("external.Register: %v", err)
+	}
 	if _, err := events.Install(k, events.Config{}); err != nil {
 		t.Fatalf("events.Install: %v", err)
 	}
