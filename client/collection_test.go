@@ -99,7 +99,7 @@ func TestItemFollowsTheFetchStrategy(t *testing.T) {
 		c := s.client(t, "mia")
 		acme := c.Team("acme")
 		ids := map[string]string{
-			"shopProducts":   s.seed(t, "mia", "shopProducts", map[string]any{"title": "Lamp", "price": "19.90"}),
+			"shopProducts":   s.seed(t, "mia", "shopProducts", map[string]any{"title": "Lamp", "sku": "L-1", "price": "19.90"}),
 			"shopCategories": s.seed(t, "mia", "shopCategories", map[string]any{"title": "Lights"}),
 		}
 		other := map[string]string{
@@ -142,6 +142,15 @@ func TestItemFollowsTheFetchStrategy(t *testing.T) {
 			}
 			if got := titles(recs); !slices.Equal(got, []string{"Lamps", "Lights"}) {
 				t.Errorf("got %q, want [Lamps Lights]", got)
+			}
+		})
+		t.Run("an external collection answers Item through ?ids=", func(t *testing.T) {
+			rec, err := acme.Collection("catalog").Item(t.Context(), ids["shopProducts"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec["id"] != ids["shopProducts"] || rec["title"] != "Lamp (L-1)" {
+				t.Errorf("got %v, want the Lamp through the catalog's transform", rec)
 			}
 		})
 		t.Run("the team may be named by its id", func(t *testing.T) {

@@ -100,6 +100,19 @@ func TestErrorStatusesMatchTheirSentinels(t *testing.T) {
 				}
 			})
 		}
+		t.Run("a closed server is 503 ErrUnavailable, which is also ErrServer", func(t *testing.T) {
+			closed := newServer(t, e)
+			c := closed.client(t, "mia")
+			if _, err := c.Collections(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			closed.k.Close()
+			_, err := c.Team("acme").Collection("appNotes").List(t.Context(), client.Query{})
+			wantStatus(t, err, http.StatusServiceUnavailable, client.ErrUnavailable)
+			if !errors.Is(err, client.ErrServer) {
+				t.Errorf("errors.Is(%v, ErrServer) = false, want true", err)
+			}
+		})
 		t.Run("a validation failure carries the per-field messages", func(t *testing.T) {
 			_, err := products(mia).Create(t.Context(), map[string]any{"price": "1.00"})
 			var kerr *client.Error

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -102,6 +104,7 @@ func newServer(t *testing.T, e testdb.Engine) *server {
 		DB:           testdb.Open(t, e),
 		Definitions:  append(definitions(), catalog.Definition()),
 		MaxBodyBytes: 4096,
+		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)), // the 500s and 503s tests cause
 		Middleware:   []func(http.Handler) http.Handler{hostMiddleware(limited)},
 	})
 	if err != nil {

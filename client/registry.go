@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 )
 
@@ -74,13 +75,14 @@ func (cfg CollectionConfig) apiPath() string {
 
 // Collections returns the server's registry, keyed by registry key. The
 // first call (of this or any collection method) loads it and later calls
-// answer from memory; [Client.RefreshCollections] loads it again.
+// answer from memory; [Client.RefreshCollections] loads it again. The map
+// is the caller's own copy.
 func (c *Client) Collections(ctx context.Context) (map[string]CollectionConfig, error) {
 	c.mu.Lock()
 	reg := c.registry
 	c.mu.Unlock()
 	if reg != nil {
-		return reg, nil
+		return maps.Clone(reg), nil
 	}
 	return c.RefreshCollections(ctx)
 }
@@ -104,7 +106,7 @@ func (c *Client) RefreshCollections(ctx context.Context) (map[string]CollectionC
 	c.mu.Lock()
 	c.registry = reg
 	c.mu.Unlock()
-	return reg, nil
+	return maps.Clone(reg), nil
 }
 
 // Config returns the config of the collection with registry key key. A
