@@ -107,7 +107,8 @@ func (c *Client) Invalidate(prefix string) {
 
 // Do sends one request to the API and decodes a 2xx answer's JSON body
 // into out (unless out is nil or the answer has no body). path is relative
-// to the base URL ("/kit/collections"); query may be nil; body, when not
+// to the base URL and escaped as in a URL ("/kit/collections", or
+// "/teams/"+url.PathEscape(team)+"/..."); query may be nil; body, when not
 // nil, is sent as JSON. A non-2xx answer is an [*Error]. Do is the
 // building block of the other methods, for routes they do not cover.
 func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body, out any) error {
@@ -118,14 +119,17 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 // do is Do with extra headers; it returns the raw body of a 2xx answer.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any, header http.Header, out any) ([]byte, error) {
 	u := *c.base
-	u.Path = c.base.Path + path
-	u.RawPath = c.base.EscapedPath() + escapePath(path)
+	u.RawPath = c.base.EscapedPath() + path
+	p, err := url.PathUnescape(u.RawPath)
+	if err != nil {
+		return nil, fmt.Errorf("kit client: path %q: %w", path, err)
+	}
+	u.Path = p
 	if len(query) > 0 {
 		u.RawQuery = query.Encode()
 	}
 	var payload []byte
 	if body != nil {
-		var err error
 		if payload, err = json.Marshal(body); err != nil {
 			return nil, fmt.Errorf("kit client: encode %s %s body: %w", method, path, err)
 		}
@@ -148,15 +152,6 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		}
 	}
 	return raw, nil
-}
-
-// escapePath escapes each segment of an API path.
-func escapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }
 
 // send sends a request, retrying idempotent ones on connection errors.

@@ -149,7 +149,7 @@ func (t *TypedCollection[T]) endpoint(ctx context.Context) (CollectionConfig, st
 	if err != nil {
 		return cfg, "", err
 	}
-	return cfg, "/teams/" + t.team + "/" + cfg.apiPath(), nil
+	return cfg, "/teams/" + url.PathEscape(t.team) + "/" + url.PathEscape(cfg.apiPath()), nil
 }
 
 // cacheKey is collection:<key>:<team>:<request>.
@@ -229,7 +229,7 @@ func (t *TypedCollection[T]) Item(ctx context.Context, id string) (T, error) {
 	}
 	if cfg.FetchStrategy == "restful" {
 		var rec T
-		if err := t.get(ctx, path+"/"+id, nil, "item:"+id, &rec); err != nil {
+		if err := t.get(ctx, path+"/"+url.PathEscape(id), nil, "item:"+id, &rec); err != nil {
 			return zero, err
 		}
 		return rec, nil
@@ -288,7 +288,7 @@ func (t *TypedCollection[T]) Update(ctx context.Context, id string, patch any, o
 	for _, o := range opts {
 		o(h)
 	}
-	err := t.mutate(ctx, http.MethodPatch, "/"+id, nil, patch, h, &rec)
+	err := t.mutate(ctx, http.MethodPatch, "/"+url.PathEscape(id), nil, patch, h, &rec)
 	return rec, err
 }
 
@@ -301,7 +301,7 @@ func (t *TypedCollection[T]) Delete(ctx context.Context, ids ...string) error {
 	case 0:
 		return nil
 	case 1:
-		return t.mutate(ctx, http.MethodDelete, "/"+ids[0], nil, nil, nil, nil)
+		return t.mutate(ctx, http.MethodDelete, "/"+url.PathEscape(ids[0]), nil, nil, nil, nil)
 	}
 	return t.mutate(ctx, http.MethodDelete, "", url.Values{"ids": {strings.Join(ids, ",")}}, nil, nil, nil)
 }
@@ -333,7 +333,7 @@ func (t *TypedCollection[T]) Move(ctx context.Context, id, parentID string, orde
 	if order >= 0 {
 		body[orderField] = order
 	}
-	err = t.mutate(ctx, http.MethodPatch, "/"+id+"/move", nil, body, nil, &rec)
+	err = t.mutate(ctx, http.MethodPatch, "/"+url.PathEscape(id)+"/move", nil, body, nil, &rec)
 	return rec, err
 }
 
@@ -393,7 +393,7 @@ func (c *Client) SuperAdmin() *SuperAdmin { return &SuperAdmin{c: c} }
 // cached. A caller without the global admin role gets [ErrForbidden].
 func (s *SuperAdmin) Item(ctx context.Context, collection, id string) (Record, error) {
 	var rec Record
-	if err := s.c.Do(ctx, http.MethodGet, "/super-admin/"+collection+"/"+id, nil, nil, &rec); err != nil {
+	if err := s.c.Do(ctx, http.MethodGet, "/super-admin/"+url.PathEscape(collection)+"/"+url.PathEscape(id), nil, nil, &rec); err != nil {
 		return nil, err
 	}
 	return rec, nil

@@ -153,6 +153,10 @@ func TestItemFollowsTheFetchStrategy(t *testing.T) {
 				t.Errorf("got %v, want the Lamp through the catalog's transform", rec)
 			}
 		})
+		t.Run("an id is one path segment: a slash in it reaches no other route", func(t *testing.T) {
+			_, err := acme.Collection("shopProducts").Item(t.Context(), ids["shopProducts"]+"/move")
+			wantStatus(t, err, http.StatusNotFound, client.ErrNotFound)
+		})
 		t.Run("the team may be named by its id", func(t *testing.T) {
 			rec, err := c.Team(s.ids["acme"]).Collection("shopProducts").Item(t.Context(), ids["shopProducts"])
 			if err != nil || rec["title"] != "Lamp" {

@@ -85,7 +85,7 @@ func (q EventQuery) values() url.Values {
 // /teams/{team}/kit-events (the events add-on). It is never cached.
 func (t *Team) Events(ctx context.Context, q EventQuery) (*Page[Event], error) {
 	var page Page[Event]
-	if err := t.c.Do(ctx, http.MethodGet, "/teams/"+t.id+"/kit-events", q.values(), nil, &page); err != nil {
+	if err := t.c.Do(ctx, http.MethodGet, "/teams/"+url.PathEscape(t.id)+"/kit-events", q.values(), nil, &page); err != nil {
 		return nil, err
 	}
 	if page.Items == nil {
@@ -122,7 +122,7 @@ func (t *Team) Track(ctx context.Context, opts TrackOptions) ([]Event, error) {
 	var out struct {
 		Items []Event `json:"items"`
 	}
-	if err := t.c.Do(ctx, http.MethodPost, "/teams/"+t.id+"/kit-collection-events", nil, opts, &out); err != nil {
+	if err := t.c.Do(ctx, http.MethodPost, "/teams/"+url.PathEscape(t.id)+"/kit-collection-events", nil, opts, &out); err != nil {
 		return nil, err
 	}
 	if out.Items == nil {
