@@ -37,7 +37,8 @@
 //	}
 //	page, err := client.Typed[Product](products).List(ctx, client.Query{})
 //
-// [Client.SuperAdmin] reads one record of any team; [Team.Events] and
+// [Client.SuperAdmin] reads one record of any team and the events
+// add-on's health ([SuperAdmin.EventsHealth]); [Team.Events] and
 // [Team.Track] are the events add-on's list and manual tracking; [Client.Do]
 // sends any other request.
 //

@@ -130,3 +130,22 @@ func (t *Team) Track(ctx context.Context, opts TrackOptions) ([]Event, error) {
 	}
 	return out.Items, nil
 }
+
+// EventsHealth is the events add-on's health record: tracking attempts,
+// failures and the last failure (nil when there was none).
+type EventsHealth struct {
+	Total         int64      `json:"total"`
+	Failed        int64      `json:"failed"`
+	LastError     *string    `json:"lastError"`
+	LastErrorTime *time.Time `json:"lastErrorTime"`
+}
+
+// EventsHealth returns the server's event tracking health: GET
+// /kit-events/health, for users whose global role is admin.
+func (s *SuperAdmin) EventsHealth(ctx context.Context) (*EventsHealth, error) {
+	var h EventsHealth
+	if err := s.c.Do(ctx, http.MethodGet, "/kit-events/health", nil, nil, &h); err != nil {
+		return nil, err
+	}
+	return &h, nil
+}

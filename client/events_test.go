@@ -83,6 +83,20 @@ func TestEvents(t *testing.T) {
 			_, err := acme.Events(ctx, client.EventQuery{DateFrom: "yesterday"})
 			wantStatus(t, err, http.StatusBadRequest, client.ErrBadRequest)
 		})
+		t.Run("a global admin reads the tracking health", func(t *testing.T) {
+			h, err := s.client(t, "root").SuperAdmin().EventsHealth(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The create, the update and the manual update above.
+			if h.Total != 3 || h.Failed != 0 || h.LastError != nil || h.LastErrorTime != nil {
+				t.Errorf("got %+v, want 3 attempts and no failure", h)
+			}
+		})
+		t.Run("a team member may not read the tracking health", func(t *testing.T) {
+			_, err := c.SuperAdmin().EventsHealth(ctx)
+			wantStatus(t, err, http.StatusForbidden, client.ErrForbidden)
+		})
 		t.Run("another team's events are forbidden", func(t *testing.T) {
 			_, err := c.Team("globex").Events(ctx, client.EventQuery{})
 			wantStatus(t, err, http.StatusForbidden, client.ErrForbidden)
