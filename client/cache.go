@@ -18,6 +18,7 @@ type Cache struct {
 	limit   int
 	entries map[string][]byte
 	order   []string // insertion order, for the limit
+	gen     uint64   // counts invalidations
 }
 
 // NewCache returns an empty cache of at most limit answers (1,000 when
@@ -33,7 +34,7 @@ func NewCache(limit int) *Cache {
 // "collection:<key>:".
 func CollectionPrefix(key string) string { return "collection:" + key + ":" }
 
-// Get returns the answer cached under key.
+// Get returns the answer cached under key; the caller must not modify it.
 func (c *Cache) Get(key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -45,6 +46,28 @@ func (c *Cache) Get(key string) ([]byte, bool) {
 func (c *Cache) Set(key string, answer []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.set(key, answer)
+}
+
+// generation returns the count of invalidations so far.
+func (c *Cache) generation() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen
+}
+
+// setSince caches answer under key unless an invalidation happened since
+// generation gen: an answer requested before a mutation and received
+// after it may predate the change.
+func (c *Cache) setSince(gen uint64, key string, answer []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen == gen {
+		c.set(key, answer)
+	}
+}
+
+func (c *Cache) set(key string, answer []byte) {
 	if _, ok := c.entries[key]; !ok {
 		c.order = append(c.order, key)
 	}
@@ -67,6 +90,7 @@ func (c *Cache) Keys() []string {
 func (c *Cache) Invalidate(prefix string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.gen++
 	kept := c.order[:0]
 	for _, k := range c.order {
 		if strings.HasPrefix(k, prefix) {

@@ -40,8 +40,15 @@ func WithToken(token string) Option { return func(c *Client) { c.token = token }
 
 // WithHTTPClient makes the client send its requests through hc, for
 // example one with a cookie jar holding a kit session, or with its own
-// transport and timeout. The default is a client with a 30-second timeout.
-func WithHTTPClient(hc *http.Client) Option { return func(c *Client) { c.http = hc } }
+// transport and timeout. The default (and what nil means) is a client
+// with a 30-second timeout.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc != nil {
+			c.http = hc
+		}
+	}
+}
 
 // WithUserAgent sets the User-Agent header of every request. The default
 // is "kit-go-client".
@@ -184,13 +191,13 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 			return resp, nil
 		}
 		if attempt >= c.retries || !idempotent(method) || ctx.Err() != nil {
-			return nil, fmt.Errorf("kit client: %s %s: %w", method, target, err)
+			return nil, fmt.Errorf("kit client: %w", err)
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("kit client: %s %s: %w", method, target, errors.Join(err, ctx.Err()))
+			return nil, fmt.Errorf("kit client: %w", errors.Join(err, ctx.Err()))
 		case <-t.C:
 		}
 		wait *= 2

@@ -161,19 +161,20 @@ func (t *TypedCollection[T]) cacheKey(request string) string {
 // answer.
 func (t *TypedCollection[T]) get(ctx context.Context, path string, query url.Values, request string, out any) error {
 	cache := t.c.cache
-	key := t.cacheKey(request)
-	if cache != nil {
-		if raw, ok := cache.Get(key); ok {
-			return json.Unmarshal(raw, out)
-		}
+	if cache == nil {
+		_, err := t.c.do(ctx, http.MethodGet, path, query, nil, nil, out)
+		return err
 	}
+	key := t.cacheKey(request)
+	if raw, ok := cache.Get(key); ok {
+		return json.Unmarshal(raw, out)
+	}
+	gen := cache.generation()
 	raw, err := t.c.do(ctx, http.MethodGet, path, query, nil, nil, out)
 	if err != nil {
 		return err
 	}
-	if cache != nil {
-		cache.Set(key, raw)
-	}
+	cache.setSince(gen, key, raw)
 	return nil
 }
 
