@@ -123,3 +123,35 @@ func TestCacheLimit(t *testing.T) {
 		t.Errorf("got the oldest answer, want it dropped")
 	}
 }
+
+func TestOneClientIsSafeForConcurrentUse(t *testing.T) {
+	s := newServer(t, testdb.EngineSQLite)
+	c := s.client(t, "mia", client.WithCache(client.NewCache(0)))
+	notes := c.Team("acme").Collection("appNotes")
+	const workers = 8
+	errs := make(chan error, workers)
+	for i := range workers {
+		go func() {
+			rec, err := notes.Create(t.Context(), map[string]any{"body": strings.Repeat("n", i+1)})
+			if err == nil {
+				_, err = notes.List(t.Context(), client.Query{})
+			}
+			if err == nil {
+				_, err = notes.Item(t.Context(), rec["id"].(string))
+			}
+			errs <- err
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	page, err := notes.List(t.Context(), client.Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Pagination.TotalItems != workers {
+		t.Errorf("got %d notes after every create returned, want %d: a cached list predating a create survived", page.Pagination.TotalItems, workers)
+	}
+}
