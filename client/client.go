@@ -39,7 +39,7 @@ type Option func(*Client)
 func WithToken(token string) Option { return func(c *Client) { c.token = token } }
 
 // WithHTTPClient makes the client send its requests through hc, for
-// example one with a cookie jar holding a kit session, or with its own
+// example one with a cookie jar holding a session cookie, or with its own
 // transport and timeout. The default (and what nil means) is a client
 // with a 30-second timeout.
 func WithHTTPClient(hc *http.Client) Option {

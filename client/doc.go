@@ -7,7 +7,7 @@
 //
 // [New] takes the URL kit's handler is mounted at, prefix included, and
 // options: [WithToken] for an API token, [WithHTTPClient] for a client
-// with a cookie jar (a kit session) or its own transport, [WithUserAgent],
+// with a cookie jar (a host's session cookie) or its own transport, [WithUserAgent],
 // [WithRetries] for idempotent requests that fail to connect, [WithCache]
 // and [WithLogger].
 //
