@@ -1,0 +1,226 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Client talks to one kit server over its HTTP API. It is safe for
+// concurrent use; make one per server and credentials and keep it.
+type Client struct {
+	base      *url.URL
+	http      *http.Client
+	token     string
+	userAgent string
+	retries   int
+	backoff   time.Duration
+	logger    *slog.Logger
+	cache     *Cache
+
+	mu       sync.Mutex
+	registry map[string]CollectionConfig // registry key -> config, loaded on first use
+}
+
+// Option configures a [Client] in [New].
+type Option func(*Client)
+
+// WithToken sends token as "Authorization: Bearer <token>" on every
+// request (an API token made with `kit token create`).
+func WithToken(token string) Option { return func(c *Client) { c.token = token } }
+
+// WithHTTPClient makes the client send its requests through hc, for
+// example one with a cookie jar holding a session cookie, or with its own
+// transport and timeout. The default (and what nil means) is a client
+// with a 30-second timeout.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc != nil {
+			c.http = hc
+		}
+	}
+}
+
+// WithUserAgent sets the User-Agent header of every request. The default
+// is "kit-go-client".
+func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua } }
+
+// WithRetries retries idempotent requests (GET, HEAD, OPTIONS, PUT,
+// DELETE) up to n more times when they fail to reach the server (a refused
+// or reset connection, a connection closed before the answer), waiting
+// backoff before the first retry and twice as long before each next one.
+// An answer from the server, whatever its status, is never retried, nor
+// are POST and PATCH requests, nor a request whose context ended. A DELETE
+// retried after the server applied it answers 404. The default is no
+// retries.
+func WithRetries(n int, backoff time.Duration) Option {
+	return func(c *Client) { c.retries, c.backoff = max(n, 0), max(backoff, 0) }
+}
+
+// WithLogger sets the logger of [Client.ApplyTransform]'s failures. The
+// default is slog.Default() at the time of the call.
+func WithLogger(l *slog.Logger) Option { return func(c *Client) { c.logger = l } }
+
+// WithCache caches list and item answers in cache (see [Cache]); a
+// mutation made through the client invalidates what it may have changed.
+// Several clients may share one cache. The default is no cache.
+func WithCache(cache *Cache) Option { return func(c *Client) { c.cache = cache } }
+
+// New returns a client of the kit API at baseURL: the URL kit's handler is
+// mounted at, prefix included ("http://127.0.0.1:8080/api"). It fails only
+// on a baseURL that is not an absolute http or https URL.
+func New(baseURL string, opts ...Option) (*Client, error) {
+	u, err := url.Parse(baseURL)
+	if err != nil {
+		return nil, fmt.Errorf("kit client: base URL: %w", err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("kit client: base URL %q: want an absolute http or https URL", baseURL)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/")
+	u.RawQuery, u.Fragment = "", ""
+	c := &Client{
+		base:      u,
+		http:      &http.Client{Timeout: 30 * time.Second},
+		userAgent: "kit-go-client",
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	return c, nil
+}
+
+// Cache returns the client's cache, nil without [WithCache].
+func (c *Client) Cache() *Cache { return c.cache }
+
+// Invalidate drops every cached answer whose key starts with prefix
+// ("collection:shopProducts:" for one collection, "" for all), for
+// changes the client did not make itself (another writer, the change
+// stream). It does nothing without a cache.
+func (c *Client) Invalidate(prefix string) {
+	if c.cache != nil {
+		c.cache.Invalidate(prefix)
+	}
+}
+
+// Do sends one request to the API and decodes a 2xx answer's JSON body
+// into out (unless out is nil or the answer has no body). path is relative
+// to the base URL and escaped as in a URL ("/kit/collections", or
+// "/teams/"+url.PathEscape(team)+"/..."); query may be nil; body, when not
+// nil, is sent as JSON. A non-2xx answer is an [*Error]. Do is the
+// building block of the other methods, for routes they do not cover.
+func (c *Client) Do(ctx context.Context, method, path string, query url.Values, body, out any) error {
+	_, err := c.do(ctx, method, path, query, body, nil, out)
+	return err
+}
+
+// do is Do with extra headers; it returns the raw body of a 2xx answer.
+func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any, header http.Header, out any) ([]byte, error) {
+	u := *c.base
+	u.RawPath = c.base.EscapedPath() + path
+	p, err := url.PathUnescape(u.RawPath)
+	if err != nil {
+		return nil, fmt.Errorf("kit client: path %q: %w", path, err)
+	}
+	u.Path = p
+	if len(query) > 0 {
+		u.RawQuery = query.Encode()
+	}
+	var payload []byte
+	if body != nil {
+		if payload, err = json.Marshal(body); err != nil {
+			return nil, fmt.Errorf("kit client: encode %s %s body: %w", method, path, err)
+		}
+	}
+	resp, err := c.send(ctx, method, u.String(), payload, body != nil, header)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("kit client: %s %s: read answer: %w", method, path, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, decodeError(resp, raw)
+	}
+	if out != nil && len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return nil, fmt.Errorf("kit client: %s %s: decode answer: %w", method, path, err)
+		}
+	}
+	return raw, nil
+}
+
+// send sends a request, retrying idempotent ones on connection errors.
+func (c *Client) send(ctx context.Context, method, target string, payload []byte, hasBody bool, header http.Header) (*http.Response, error) {
+	wait := c.backoff
+	for attempt := 0; ; attempt++ {
+		var rd io.Reader
+		if hasBody {
+			rd = bytes.NewReader(payload)
+		}
+		req, err := http.NewRequestWithContext(ctx, method, target, rd)
+		if err != nil {
+			return nil, fmt.Errorf("kit client: %w", err)
+		}
+		for k, vs := range header {
+			req.Header[k] = vs
+		}
+		req.Header.Set("Accept", "application/json")
+		if hasBody {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if c.token != "" {
+			req.Header.Set("Authorization", "Bearer "+c.token)
+		}
+		if c.userAgent != "" {
+			req.Header.Set("User-Agent", c.userAgent)
+		}
+		resp, err := c.http.Do(req)
+		if err == nil {
+			return resp, nil
+		}
+		if attempt >= c.retries || !idempotent(method) || ctx.Err() != nil {
+			return nil, fmt.Errorf("kit client: %w", err)
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("kit client: %w", errors.Join(err, ctx.Err()))
+		case <-t.C:
+		}
+		wait *= 2
+	}
+}
+
+func idempotent(method string) bool {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions, http.MethodPut, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// decodeError turns a non-2xx answer into an *Error.
+func decodeError(resp *http.Response, raw []byte) error {
+	e := &Error{}
+	if json.Unmarshal(raw, e) != nil || e.Status == 0 {
+		e = &Error{}
+	}
+	e.Status = resp.StatusCode
+	if e.StatusText == "" {
+		e.StatusText = http.StatusText(resp.StatusCode)
+	}
+	return e
+}
