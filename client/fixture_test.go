@@ -111,10 +111,10 @@ func newServer(t *testing.T, e testdb.Engine) *server {
 		t.Fatalf("kit.New: %v", err)
 	}
 	t.Cleanup(func() { k.Close() })
-	if err := external.Register(k, catalog); err != nil {
+	if err := external.Register(t.Context(), k, catalog); err != nil {
 		t.Fatalf("external.Register: %v", err)
 	}
-	if _, err := events.Install(k, events.Config{}); err != nil {
+	if _, err := events.Install(t.Context(), k, events.Config{}); err != nil {
 		t.Fatalf("events.Install: %v", err)
 	}
 	// A title "boom" fails in the transaction: an unexpected error, 500.
