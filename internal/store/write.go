@@ -342,7 +342,7 @@ func (q *writeQueue) call(ctx context.Context, tx bun.Tx, r *writeReq) {
 
 // rollbackTo undoes the current savepoint and leaves it.
 func (q *writeQueue) rollbackTo(ctx context.Context, tx bun.Tx) error {
-	if _, err := tx.ExecContext(ctx, "ROLLBACK TO kit_write"); err != nil {
+	if _, err := q.s.execOnce(ctx, tx, "ROLLBACK TO kit_write"); err != nil {
 		return err
 	}
 	_, err := q.s.execOnce(ctx, tx, "RELEASE kit_write")
