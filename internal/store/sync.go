@@ -18,29 +18,13 @@ import (
 	"github.com/collectionkit/kit/collections"
 )
 
-// ErrSchemaDrift means a stored collection table no longer matches its
-// definition in a way sync will not fix by itself: a field was removed or
-// changed its type.
-var ErrSchemaDrift = errors.New("schema drift")
+// ErrSchemaDrift is collections.ErrSchemaDrift, matched by every
+// *DriftError.
+var ErrSchemaDrift = collections.ErrSchemaDrift
 
-// DriftError names the collection, the field and the old and new types.
-type DriftError struct {
-	Collection string
-	Field      string
-	OldType    string
-	NewType    string
-}
-
-// Error says what changed and how to proceed.
-func (e *DriftError) Error() string {
-	if e.NewType == "" {
-		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column is still in the table; restore the field or allow destructive changes (which drop the column and its data)", e.Collection, e.Field, e.OldType)
-	}
-	return fmt.Sprintf("schema drift: %s.%s changed type from %s to %s; migrate the data or allow destructive changes", e.Collection, e.Field, e.OldType, e.NewType)
-}
-
-// Unwrap lets errors.Is(err, ErrSchemaDrift) match.
-func (e *DriftError) Unwrap() error { return ErrSchemaDrift }
+// DriftError names the collection, the field and the old and new types;
+// see collections.DriftError.
+type DriftError = collections.DriftError
 
 // SyncOptions configures [Store.Sync].
 type SyncOptions struct {
