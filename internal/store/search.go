@@ -44,11 +44,11 @@ import (
 // new segment that later merges rewrite, and both costs grow with the
 // number of segments more than with the number of rows: a trigger that
 // wrote the index directly would cost a segment per changed row, a flush
-// per group commit one per group, and a flush per few hundred rows costs
-// about a third of the index work per row of a flush per group. Inserts
-// have no trigger at all: a statement that fires one journals every page
-// it changes (so that it can be undone by itself), which cost a create a
-// seventh of its CPU. Rows changed by writers that do not flush (raw SQL,
+// per group commit one per group, and a flush per few hundred rows one per
+// few hundred rows. Inserts have no trigger at all: a statement that fires
+// one journals every page it changes (so that it can be undone by itself).
+// The figures behind these choices are in bench's doc ("Measurements
+// behind the code"). Rows changed by writers that do not flush (raw SQL,
 // another program) wait in the log or above the mark for the next flush.
 // A new row that takes the rowid of the deleted last row is found through
 // the delete's log entry. (kit never sets or changes a row's rowid; a
@@ -311,11 +311,10 @@ func (s *Store) execAll(ctx context.Context, tx bun.Tx, what, table string, stmt
 // segments of a level into one, and do it in work units of 64 pages times
 // the number of levels) make one commit in a few dozen pay for a merge of
 // several hundred pages, which is the slowest write of a busy minute, and
-// rewrite each row once per level, a quarter of a create's CPU with small
-// group commits. Merging 16 segments at a time halves the levels, so each
-// row is rewritten about half as often and merges come less often; a
-// search then reads a few more segments per term, which costs it far less
-// than a scan (see the benchmark in the README).
+// rewrite each row once per level. Merging 16 segments at a time halves
+// the levels, so each row is rewritten about half as often and merges come
+// less often; a search then reads a few more segments per term, still far
+// less than a scan (bench's doc, "Measurements behind the code").
 var ftsMerge = []struct {
 	name  string
 	value int
