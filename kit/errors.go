@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/apierror"
 	"github.com/collectionkit/kit/internal/store"
 )
 
@@ -14,17 +15,17 @@ var (
 	// not touch; the two are indistinguishable on purpose (404).
 	ErrNotFound error = store.ErrNotFound
 	// ErrUnknownCollection: no collection is registered under the key (404).
-	ErrUnknownCollection error = &statusError{status: 404, msg: "collection not found"}
+	ErrUnknownCollection error = apierror.New(404, "collection not found")
 	// ErrForbidden: the actor may not do this (403).
-	ErrForbidden error = &statusError{status: 403, msg: "forbidden"}
+	ErrForbidden error = apierror.New(403, "forbidden")
 	// ErrSchemaDrift: a stored table no longer matches its collection; the
 	// error is a *DriftError naming collection, field, old and new type.
-	ErrSchemaDrift = store.ErrSchemaDrift
+	ErrSchemaDrift = collections.ErrSchemaDrift
 	// ErrInvalidSchema: schema files or definitions have errors; the error
 	// is a *collections.LoadError listing all of them.
 	ErrInvalidSchema = collections.ErrInvalidSchema
 	// ErrClosed: the Kit was closed.
-	ErrClosed error = &statusError{status: 503, msg: "kit is closed"}
+	ErrClosed error = apierror.New(503, "kit is closed")
 )
 
 // ValidationError reports a body that does not fit the collection, with a
@@ -35,11 +36,25 @@ type ValidationError = collections.ValidationError
 type QueryError = collections.QueryError
 
 // ConstraintError reports a unique violation (409, naming the field) or a
-// broken reference (400).
-type ConstraintError = store.ConstraintError
+// broken reference (400); its Kind is a [collections.ConstraintKind]
+// ([ConstraintUnique], [ConstraintReference]).
+type ConstraintError = collections.ConstraintError
 
-// DriftError names the collection, field and types of a schema drift.
-type DriftError = store.DriftError
+// ConstraintKind says which rule a *ConstraintError broke.
+type ConstraintKind = collections.ConstraintKind
+
+// The kinds of ConstraintError.
+const (
+	// ConstraintUnique: a unique value is taken in the team (409).
+	ConstraintUnique = collections.ConstraintUnique
+	// ConstraintReference: a reference names no record of the team, or a
+	// deleted record is still referenced (400).
+	ConstraintReference = collections.ConstraintReference
+)
+
+// DriftError names the collection, field and types of a schema drift
+// (errors.Is ErrSchemaDrift).
+type DriftError = collections.DriftError
 
 // Error is an error with an HTTP status and a public message, for host
 // code and add-ons that answer through kit's error shape.
@@ -65,14 +80,6 @@ func (e *Error) ErrorData() any { return e.Data }
 
 // Unwrap returns the internal cause.
 func (e *Error) Unwrap() error { return e.Err }
-
-type statusError struct {
-	status int
-	msg    string
-}
-
-func (e *statusError) Error() string   { return e.msg }
-func (e *statusError) HTTPStatus() int { return e.status }
 
 // StatusOf returns the HTTP status err answers with: the status of the
 // first error in its chain that carries one, else 500.

@@ -136,10 +136,10 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 		if err != nil {
 			return nil, err
 		}
-		k.db, k.ownsDB = db, true
 		if cfg.QueryHook != nil {
-			db.AddQueryHook(cfg.QueryHook)
+			db = db.WithQueryHook(cfg.QueryHook)
 		}
+		k.db, k.ownsDB = db, true
 		checkpointWAL = store.BackgroundCheckpoints(path)
 	}
 	k.store = store.New(k.db, k.Collections)

@@ -344,7 +344,7 @@ func (k *Kit) checkWrite(ctx context.Context, tx bun.Tx, c *collections.Collecti
 				return err
 			}
 			if taken {
-				return &ConstraintError{Kind: "unique", Field: name, Message: fmt.Sprintf("%s must be unique in the team; another record has this value", name)}
+				return &ConstraintError{Kind: ConstraintUnique, Field: name, Message: fmt.Sprintf("%s must be unique in the team; another record has this value", name)}
 			}
 		}
 	}

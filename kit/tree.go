@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/apierror"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -42,7 +43,7 @@ const MaxTreeNodes = 10_000
 
 // ErrHasChildren: a tree record that has children cannot be deleted (409);
 // move or delete the children first.
-var ErrHasChildren error = &statusError{status: 409, msg: "the record has children; move or delete them first"}
+var ErrHasChildren error = apierror.New(409, "the record has children; move or delete them first")
 
 var (
 	errNotTree    = &Error{Status: 404, Message: "not a tree collection: move and tree need hierarchy.enabled in the collection's config"}

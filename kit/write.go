@@ -10,8 +10,9 @@ import (
 
 // runWrite runs fn in a write transaction of the store, which decides how
 // (see store.Store.RunWrite: a transaction of its own on PostgreSQL,
-// group-committed in a savepoint on SQLite). fn runs with a context that
-// keeps ctx's values but not its cancellation. c is the collection whose
+// group-committed in a savepoint on SQLite, where fn runs on the queue's
+// goroutine with a context that keeps ctx's values but not its
+// cancellation). c is the collection whose
 // rows fn changes (nil when none); single says that fn makes at most one
 // write statement and nothing after it can fail (see singleWrite).
 func (k *Kit) runWrite(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {

@@ -5,4 +5,10 @@
 // per call, and PostgreSQL (pgx, simple protocol) gets values from the
 // driver, never from text kit formatted. Queries are written with "?"
 // placeholders; List arguments expand to one placeholder per value.
+//
+// Statements run this way bypass the query hooks of the *bun.DB, so a
+// Runner calls its own Hook (a bun.QueryHook, such as bunotel's or
+// bundebug's) around each one. Exec, Query and QueryRow use the statement
+// cache; ExecOnce, QueryOnce and QueryRowOnce are for DDL and one-off
+// shapes, which would only fill it.
 package sqlexec

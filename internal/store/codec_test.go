@@ -300,7 +300,7 @@ func TestClassify(t *testing.T) {
 	cases := []struct {
 		name      string
 		err       error
-		kind      string
+		kind      collections.ConstraintKind
 		status    int
 		unchanged bool
 	}{

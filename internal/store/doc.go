@@ -1,5 +1,34 @@
-// Package store keeps collection records in SQL through bun, on embedded
-// SQLite (modernc.org/sqlite) or PostgreSQL.
+// Package store is kit's storage layer: everything that touches the
+// database, on embedded SQLite (modernc.org/sqlite) or PostgreSQL, behind
+// one [Store]. It owns the per-dialect column types and codecs, schema
+// sync, team-scoped record CRUD and list queries, trees and orders, the
+// search indexes, the write path ([Store.RunWrite]: a transaction of its
+// own on PostgreSQL, the group-commit queue on SQLite), once-per-period
+// claims ([Store.ClaimPeriod]) and the classification of driver errors
+// into collections.ConstraintError. The layer above (package kit) asks it
+// to run a write and never branches on the dialect.
+//
+// # Running SQL
+//
+// Every statement the Store makes goes through one runner
+// (internal/sqlexec): SQL text with "?" placeholders and driver arguments,
+// a bounded cache of prepared statements on SQLite for the record paths,
+// and one hook ([Store.SetQueryHook], a bun.QueryHook) that sees each
+// statement. Only kit's own bookkeeping tables are created with bun's
+// query builder (the migrations). Identifiers come from validated
+// definitions only; every value is a bound argument.
+//
+// # Writes on SQLite
+//
+// SQLite has one writer at a time, so the Store queues its writes in
+// process and commits them in groups: the writes that arrive while a
+// transaction commits run together in the next one, each in a savepoint
+// of its own, and commit once; a failed write is rolled back to its
+// savepoint alone. Before a group commits, the search index of a changed
+// collection is flushed once its backlog reaches [SearchBacklogLimit]
+// rows. With [Store.CheckpointWAL] (kit's own database file, opened with
+// wal_autocheckpoint(0)), passive WAL checkpoints run on a goroutine of
+// their own after group commits, at most every 100 ms.
 //
 // # Tables
 //
@@ -34,7 +63,9 @@
 // [Store.Sync] creates missing tables, adds new fields as nullable columns
 // and creates missing indexes, recording each collection's normalized
 // definition in kit_collections. A removed field or a changed type is an
-// [ErrSchemaDrift] unless destructive changes are allowed.
+// [ErrSchemaDrift] unless destructive changes are allowed. The DDL it
+// produces for the example schemas is kept, per engine, in
+// testdata/golden (go test -run Golden -update rewrites it).
 //
 // # Safety
 //

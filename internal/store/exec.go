@@ -11,8 +11,10 @@ import (
 	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
-// The record paths run through sqlexec: driver arguments and cached
-// prepared statements instead of bun's inlined values.
+// Every statement of the Store runs through one sqlexec.Runner: "?"
+// placeholders and driver arguments instead of bun's inlined values,
+// cached prepared statements on the hot paths (query, exec, queryRow), and
+// one query hook (SetQueryHook) that sees them all.
 
 // inList is a list argument ("IN (?)").
 type inList = sqlexec.List
@@ -72,7 +74,7 @@ func (s *Store) Close() error {
 // before the Store is used.
 func (s *Store) SetQueryHook(hook bun.QueryHook) { s.run.Hook = hook }
 
-// ObserveQueries makes fn see every record-path query as the driver gets
-// it (bun query hooks do not: these paths bypass bun's formatting). Set it
-// before the Store is used.
+// ObserveQueries makes fn see every statement of the Store as the driver
+// gets it, before it runs (a lighter observer than SetQueryHook, for
+// tests). Set it before the Store is used.
 func (s *Store) ObserveQueries(fn func(query string, args []any)) { s.run.Observe = fn }

@@ -175,7 +175,7 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 	if err != nil {
 		err = classify(fmt.Errorf("store: delete %s: %w", c.Table, err))
 		var ce *ConstraintError
-		if errors.As(err, &ce) && ce.Kind == "foreignKey" {
+		if errors.As(err, &ce) && ce.Kind == collections.ConstraintReference {
 			ce.Message = "the record is still referenced by other records; remove those references first"
 		}
 		return err

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -42,11 +44,11 @@ import (
 // new segment that later merges rewrite, and both costs grow with the
 // number of segments more than with the number of rows: a trigger that
 // wrote the index directly would cost a segment per changed row, a flush
-// per group commit one per group, and a flush per few hundred rows costs
-// about a third of the index work per row of a flush per group. Inserts
-// have no trigger at all: a statement that fires one journals every page
-// it changes (so that it can be undone by itself), which cost a create a
-// seventh of its CPU. Rows changed by writers that do not flush (raw SQL,
+// per group commit one per group, and a flush per few hundred rows one per
+// few hundred rows. Inserts have no trigger at all: a statement that fires
+// one journals every page it changes (so that it can be undone by itself).
+// The figures behind these choices are in bench's doc ("Measurements
+// behind the code"). Rows changed by writers that do not flush (raw SQL,
 // another program) wait in the log or above the mark for the next flush.
 // A new row that takes the rowid of the deleted last row is found through
 // the delete's log entry. (kit never sets or changes a row's rowid; a
@@ -234,13 +236,13 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		// and made again without constraints (see logTableSQL). It also
 		// has FTS5's merge settings.
 		upgrade := append([]string{"DROP TRIGGER IF EXISTS " + quote(ftsTrigger(c.Table, "ai"))}, markTableSQL(c.Table)...)
-		if err := execAll(ctx, tx, "update", c.Table, upgrade...); err != nil {
+		if err := s.execAll(ctx, tx, "update", c.Table, upgrade...); err != nil {
 			return err
 		}
 		if err := s.FlushSearch(ctx, tx, c); err != nil {
 			return err
 		}
-		if err := execAll(ctx, tx, "update", c.Table, "DROP TABLE "+quote(pending), logTableSQL(pending)); err != nil {
+		if err := s.execAll(ctx, tx, "update", c.Table, "DROP TABLE "+quote(pending), logTableSQL(pending)); err != nil {
 			return err
 		}
 		return s.tuneSearch(ctx, tx, fts)
@@ -262,7 +264,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	}
 	create := fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
 		quote(fts), colList)
-	if err := execAll(ctx, tx, "build", c.Table, create); err != nil {
+	if err := s.execAll(ctx, tx, "build", c.Table, create); err != nil {
 		return err
 	}
 	// Before the rows go in, so that the first build merges the tuned way
@@ -276,7 +278,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),
 		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s ORDER BY "rowid"`, quote(fts), colList, colList, table),
 	}
-	return execAll(ctx, tx, "build", c.Table, append(build, markTableSQL(c.Table)...)...)
+	return s.execAll(ctx, tx, "build", c.Table, append(build, markTableSQL(c.Table)...)...)
 }
 
 // markTableSQL creates the high-water mark of table's search index, unless
@@ -293,9 +295,9 @@ func markTableSQL(table string) []string {
 
 // execAll runs stmts in tx, stopping at the first error, which it reports
 // as a failure to <what> (build, update) the search index of table.
-func execAll(ctx context.Context, tx bun.Tx, what, table string, stmts ...string) error {
+func (s *Store) execAll(ctx context.Context, tx bun.Tx, what, table string, stmts ...string) error {
 	for _, q := range stmts {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: %s search index of %s: %w", what, table, err)
 		}
 	}
@@ -309,11 +311,10 @@ func execAll(ctx context.Context, tx bun.Tx, what, table string, stmts ...string
 // segments of a level into one, and do it in work units of 64 pages times
 // the number of levels) make one commit in a few dozen pay for a merge of
 // several hundred pages, which is the slowest write of a busy minute, and
-// rewrite each row once per level, a quarter of a create's CPU with small
-// group commits. Merging 16 segments at a time halves the levels, so each
-// row is rewritten about half as often and merges come less often; a
-// search then reads a few more segments per term, which costs it far less
-// than a scan (see the benchmark in the README).
+// rewrite each row once per level. Merging 16 segments at a time halves
+// the levels, so each row is rewritten about half as often and merges come
+// less often; a search then reads a few more segments per term, still far
+// less than a scan (bench's doc, "Measurements behind the code").
 var ftsMerge = []struct {
 	name  string
 	value int
@@ -337,7 +338,7 @@ var ftsMerge = []struct {
 func (s *Store) tuneSearch(ctx context.Context, tx bun.Tx, fts string) error {
 	for _, o := range ftsMerge {
 		q := fmt.Sprintf(`INSERT INTO %s(%s, rank) VALUES ('%s', %d)`, quote(fts), quote(fts), o.name, o.value)
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: set %s of search index %s: %w", o.name, fts, err)
 		}
 	}
@@ -350,12 +351,12 @@ func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 		return nil
 	}
 	for _, op := range []string{"ai", "ad", "au"} {
-		if _, err := tx.ExecContext(ctx, "DROP TRIGGER IF EXISTS "+quote(ftsTrigger(table, op))); err != nil {
+		if _, err := s.execOnce(ctx, tx, "DROP TRIGGER IF EXISTS "+quote(ftsTrigger(table, op))); err != nil {
 			return fmt.Errorf("store: drop search trigger: %w", err)
 		}
 	}
 	for _, t := range []string{ftsTable(table), ftsPending(table), ftsMark(table)} {
-		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+quote(t)); err != nil {
+		if _, err := s.execOnce(ctx, tx, "DROP TABLE IF EXISTS "+quote(t)); err != nil {
 			return fmt.Errorf("store: drop search index: %w", err)
 		}
 	}
@@ -378,7 +379,7 @@ func (s *Store) syncTrigramIndexes(ctx context.Context, tx bun.Tx, c *collection
 	for _, col := range want.Search {
 		q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (%s %s.gin_trgm_ops)",
 			quote(indexName("tg", c.Table, col)), quote(c.Table), quote(col), pgIdent(schema))
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: create trigram index on %s.%s: %w", c.Table, col, err)
 		}
 	}
@@ -390,12 +391,12 @@ func (s *Store) syncTrigramIndexes(ctx context.Context, tx bun.Tx, c *collection
 // and returns "" (search then scans).
 func (s *Store) trigramSchema(ctx context.Context, tx bun.Tx) (string, error) {
 	const lookup = "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'"
-	var schemas []string
-	if err := tx.NewRaw(lookup).Scan(ctx, &schemas); err != nil {
+	var schema string
+	switch err := s.queryRowOnce(ctx, tx, lookup).Scan(&schema); {
+	case err == nil:
+		return schema, nil
+	case !errors.Is(err, sql.ErrNoRows):
 		return "", fmt.Errorf("store: look up pg_trgm: %w", err)
-	}
-	if len(schemas) > 0 {
-		return schemas[0], nil
 	}
 	// A failed CREATE EXTENSION aborts the transaction: try it in a
 	// savepoint so sync goes on without the index. In public, not the
@@ -404,7 +405,7 @@ func (s *Store) trigramSchema(ctx context.Context, tx bun.Tx) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := sp.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public"); err != nil {
+	if _, err := s.execOnce(ctx, sp, "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public"); err != nil {
 		_ = sp.Rollback()
 		if !s.trgmNoticeLogged.Swap(true) {
 			s.logger().Warn("kit: pg_trgm is not available, so search scans every row of a team; install it (CREATE EXTENSION pg_trgm) for indexed search",

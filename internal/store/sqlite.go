@@ -16,7 +16,7 @@ import (
 // sqlitePragmas are applied to every connection of a file database. WAL lets
 // readers run beside the single writer; _txlock=immediate takes the write
 // lock at BEGIN so read-then-write transactions never fail with SQLITE_BUSY
-// half way (DESIGN.md: measured 790 of 800 creates without it).
+// half way (see bench's doc, "Measurements behind the code").
 //
 // wal_autocheckpoint(0): a connection that commits does not checkpoint
 // the WAL itself (copying pages to the database file and syncing it,

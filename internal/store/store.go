@@ -11,12 +11,13 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/apierror"
 	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
 // Store is kit's storage of collection records on one bun.DB (SQLite or
-// PostgreSQL). It never imports net/http; its errors carry HTTP statuses as
-// plain ints for the layer above.
+// PostgreSQL). It never imports net/http; its errors carry HTTP statuses
+// (an HTTPStatus() int method) for the layer above.
 type Store struct {
 	// Logger receives notices (a missing pg_trgm, a failed WAL checkpoint,
 	// a write that panicked); nil means slog.Default().
@@ -57,7 +58,7 @@ func (s *Store) Dialect() dialect.Name { return s.dialect }
 // writes into SQL: a lowercase ASCII letter, then up to 62 lowercase ASCII
 // letters, digits and underscores (^[a-z][a-z0-9_]{0,62}$). A loop, not a
 // regular expression: quote runs for every column of every statement kit
-// builds, and the expression cost a write 3% of its CPU.
+// builds (see bench's doc, "Measurements behind the code").
 func validIdent(ident string) bool {
 	if len(ident) == 0 || len(ident) > 63 || ident[0] < 'a' || ident[0] > 'z' {
 		return false
@@ -80,53 +81,12 @@ func quote(ident string) string {
 	return `"` + ident + `"`
 }
 
-// Errors the store returns. They carry HTTP statuses as plain ints.
-var (
-	// ErrNotFound: no record with that id in that team.
-	ErrNotFound = &statusError{status: 404, msg: "record not found"}
-)
+// ErrNotFound is the error for no record with that id in that team (404).
+var ErrNotFound error = apierror.New(404, "record not found")
 
-type statusError struct {
-	status int
-	msg    string
-}
-
-func (e *statusError) Error() string   { return e.msg }
-func (e *statusError) HTTPStatus() int { return e.status }
-
-// ConstraintError reports a unique or foreign-key violation.
-type ConstraintError struct {
-	// Kind is "unique" or "foreignKey".
-	Kind string
-	// Field names the field at fault when known.
-	Field string
-	// Message is public.
-	Message string
-	// Err is the driver error, when the database raised it.
-	Err error
-}
-
-// Error returns the public message.
-func (e *ConstraintError) Error() string { return e.Message }
-
-// HTTPStatus is 409 for unique violations and 400 for references.
-func (e *ConstraintError) HTTPStatus() int {
-	if e.Kind == "unique" {
-		return 409
-	}
-	return 400
-}
-
-// ErrorData names the field.
-func (e *ConstraintError) ErrorData() any {
-	if e.Field == "" {
-		return nil
-	}
-	return map[string]any{"fields": map[string]string{e.Field: e.Message}}
-}
-
-// Unwrap returns the driver error.
-func (e *ConstraintError) Unwrap() error { return e.Err }
+// ConstraintError is the error of a broken unique or reference rule; see
+// collections.ConstraintError.
+type ConstraintError = collections.ConstraintError
 
 // sqliteCoder is implemented by modernc.org/sqlite's *Error.
 type sqliteCoder interface{ Code() int }
@@ -152,18 +112,18 @@ func classify(err error) error {
 	if errors.As(err, &sc) {
 		switch sc.Code() {
 		case sqliteConstraintUnique, sqliteConstraintPrimaryKey:
-			return &ConstraintError{Kind: "unique", Message: "a record with this value already exists", Err: err}
+			return &ConstraintError{Kind: collections.ConstraintUnique, Message: "a record with this value already exists", Err: err}
 		case sqliteConstraintForeignKey:
-			return &ConstraintError{Kind: "foreignKey", Message: "the record is referenced by, or refers to, a record that does not allow it", Err: err}
+			return &ConstraintError{Kind: collections.ConstraintReference, Message: "the record is referenced by, or refers to, a record that does not allow it", Err: err}
 		}
 	}
 	var ps sqlStater
 	if errors.As(err, &ps) {
 		switch ps.SQLState() {
 		case "23505":
-			return &ConstraintError{Kind: "unique", Message: "a record with this value already exists", Err: err}
+			return &ConstraintError{Kind: collections.ConstraintUnique, Message: "a record with this value already exists", Err: err}
 		case "23503":
-			return &ConstraintError{Kind: "foreignKey", Message: "the record is referenced by, or refers to, a record that does not allow it", Err: err}
+			return &ConstraintError{Kind: collections.ConstraintReference, Message: "the record is referenced by, or refers to, a record that does not allow it", Err: err}
 		}
 	}
 	return err
@@ -175,7 +135,7 @@ func classify(err error) error {
 func classifyFor(c *collections.Collection, err error) error {
 	err = classify(err)
 	var ce *ConstraintError
-	if !errors.As(err, &ce) || ce.Kind != "unique" || ce.Field != "" {
+	if !errors.As(err, &ce) || ce.Kind != collections.ConstraintUnique || ce.Field != "" {
 		return err
 	}
 	name := constraintName(err)

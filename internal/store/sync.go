@@ -18,29 +18,13 @@ import (
 	"github.com/collectionkit/kit/collections"
 )
 
-// ErrSchemaDrift means a stored collection table no longer matches its
-// definition in a way sync will not fix by itself: a field was removed or
-// changed its type.
-var ErrSchemaDrift = errors.New("schema drift")
+// ErrSchemaDrift is collections.ErrSchemaDrift, matched by every
+// *DriftError.
+var ErrSchemaDrift = collections.ErrSchemaDrift
 
-// DriftError names the collection, the field and the old and new types.
-type DriftError struct {
-	Collection string
-	Field      string
-	OldType    string
-	NewType    string
-}
-
-// Error says what changed and how to proceed.
-func (e *DriftError) Error() string {
-	if e.NewType == "" {
-		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column is still in the table; restore the field or allow destructive changes (which drop the column and its data)", e.Collection, e.Field, e.OldType)
-	}
-	return fmt.Sprintf("schema drift: %s.%s changed type from %s to %s; migrate the data or allow destructive changes", e.Collection, e.Field, e.OldType, e.NewType)
-}
-
-// Unwrap lets errors.Is(err, ErrSchemaDrift) match.
-func (e *DriftError) Unwrap() error { return ErrSchemaDrift }
+// DriftError names the collection, the field and the old and new types;
+// see collections.DriftError.
+type DriftError = collections.DriftError
 
 // SyncOptions configures [Store.Sync].
 type SyncOptions struct {
@@ -168,7 +152,7 @@ func indexName(prefix, table, suffix string) string {
 func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOptions) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if s.dialect == dialect.PG {
-			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:schema-sync")); err != nil {
+			if _, err := s.execOnce(ctx, tx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:schema-sync")); err != nil {
 				return fmt.Errorf("store: schema lock: %w", err)
 			}
 		}
@@ -212,7 +196,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	hash := hex.EncodeToString(sum[:])
 
 	var row storedCollection
-	err := tx.NewSelect().Model(&row).Where("key = ?", c.Key).Scan(ctx)
+	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key).Scan(&row.Definition, &row.Hash)
 	switch {
 	case err == nil && row.Hash == hash:
 		return nil, nil
@@ -270,38 +254,45 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	if err := s.syncSearch(ctx, tx, c, have, want); err != nil {
 		return nil, err
 	}
-	row = storedCollection{Key: c.Key, TableName: c.Table, Definition: string(wantJSON), Hash: hash, UpdatedAt: time.Now().UTC()}
-	if _, err := tx.NewInsert().Model(&row).On("CONFLICT (key) DO UPDATE").
-		Set("table_name = EXCLUDED.table_name").Set("definition = EXCLUDED.definition").
-		Set("hash = EXCLUDED.hash").Set("updated_at = EXCLUDED.updated_at").Exec(ctx); err != nil {
+	if _, err := s.execOnce(ctx, tx, "INSERT INTO kit_collections (key, table_name, definition, hash, updated_at) VALUES (?, ?, ?, ?, ?)"+
+		" ON CONFLICT (key) DO UPDATE SET table_name = EXCLUDED.table_name, definition = EXCLUDED.definition, hash = EXCLUDED.hash, updated_at = EXCLUDED.updated_at",
+		c.Key, c.Table, string(wantJSON), hash, time.Now().UTC()); err != nil {
 		return nil, fmt.Errorf("store: write kit_collections: %w", err)
 	}
 	return fks, nil
 }
 
 func (s *Store) tableExists(ctx context.Context, tx bun.Tx, table string) (bool, error) {
-	var n int
-	var err error
+	q := "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
 	if s.dialect == dialect.PG {
-		err = tx.NewRaw("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?", table).Scan(ctx, &n)
-	} else {
-		err = tx.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(ctx, &n)
+		q = "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
 	}
-	if err != nil {
+	var n int
+	if err := s.queryRowOnce(ctx, tx, q, table).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: look up table %s: %w", table, err)
 	}
 	return n > 0, nil
 }
 
 func (s *Store) tableColumns(ctx context.Context, tx bun.Tx, table string) ([]string, error) {
-	var cols []string
-	var err error
+	q := "SELECT name FROM pragma_table_info(?)"
 	if s.dialect == dialect.PG {
-		err = tx.NewRaw("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position", table).Scan(ctx, &cols)
-	} else {
-		err = tx.NewRaw("SELECT name FROM pragma_table_info(?)", table).Scan(ctx, &cols)
+		q = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
 	}
+	rows, err := s.queryOnce(ctx, tx, q, table)
 	if err != nil {
+		return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
+	}
+	defer rows.Close()
+	var cols []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
+		}
+		cols = append(cols, name)
+	}
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
 	}
 	return cols, nil
@@ -356,7 +347,7 @@ func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Colle
 		}
 	}
 	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
-	if _, err := tx.ExecContext(ctx, q); err != nil {
+	if _, err := s.execOnce(ctx, tx, q); err != nil {
 		return nil, fmt.Errorf("store: create table %s: %w", c.Table, err)
 	}
 	return fks, nil
@@ -371,14 +362,14 @@ func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Coll
 		}
 		name := indexName("fk", c.Table, a.Column)
 		var n int
-		if err := tx.NewRaw("SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", name).Scan(ctx, &n); err != nil {
+		if err := s.queryRowOnce(ctx, tx, "SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", name).Scan(&n); err != nil {
 			return fmt.Errorf("store: look up %s: %w", name, err)
 		}
 		if n > 0 {
 			return nil
 		}
 		q := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\")", quote(c.Table), quote(name), quote(a.Column), quote(t))
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: add foreign key %s: %w", name, err)
 		}
 		return nil
@@ -407,7 +398,7 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 				return nil, err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+quote(c.Table)+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
+		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(c.Table)+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
 			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table, a.Column, err)
 		}
 		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
@@ -432,13 +423,13 @@ func (s *Store) dropColumn(ctx context.Context, tx bun.Tx, table, column string,
 	for _, ix := range have.Indexes {
 		for _, col := range ix.Columns {
 			if col == column {
-				if _, err := tx.ExecContext(ctx, "DROP INDEX IF EXISTS "+quote(ix.Name)); err != nil {
+				if _, err := s.execOnce(ctx, tx, "DROP INDEX IF EXISTS "+quote(ix.Name)); err != nil {
 					return fmt.Errorf("store: drop index %s: %w", ix.Name, err)
 				}
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, "ALTER TABLE "+quote(table)+" DROP COLUMN "+quote(column)); err != nil {
+	if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(table)+" DROP COLUMN "+quote(column)); err != nil {
 		return fmt.Errorf("store: drop column %s.%s: %w", table, column, err)
 	}
 	return nil
@@ -454,7 +445,7 @@ func (s *Store) createIndex(ctx context.Context, tx bun.Tx, table string, ix ind
 		kind = "UNIQUE INDEX"
 	}
 	q := fmt.Sprintf("CREATE %s IF NOT EXISTS %s ON %s (%s)", kind, quote(ix.Name), quote(table), strings.Join(cols, ", "))
-	if _, err := tx.ExecContext(ctx, q); err != nil {
+	if _, err := s.execOnce(ctx, tx, q); err != nil {
 		return fmt.Errorf("store: create index %s: %w", ix.Name, err)
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
 // Trees and sortable collections.
@@ -66,7 +67,7 @@ func (s *Store) LockOrder(ctx context.Context, db bun.IDB, c *collections.Collec
 	if s.dialect != dialect.PG {
 		return nil
 	}
-	if _, err := db.ExecContext(ctx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:order:"+c.Table+"\x00"+teamID)); err != nil {
+	if _, err := s.exec(ctx, db, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:order:"+c.Table+"\x00"+teamID)); err != nil {
 		return fmt.Errorf("store: lock order of %s: %w", c.Table, err)
 	}
 	return nil
@@ -156,7 +157,7 @@ func (s *Store) Renumber(ctx context.Context, db bun.IDB, c *collections.Collect
 	q := "UPDATE " + t + " SET " + order + " = r.pos FROM (" +
 		`SELECT "id", row_number() OVER (ORDER BY ` + siblingOrder(c) + ") - 1 AS pos FROM " + t + " WHERE " + where +
 		") AS r WHERE " + t + `."id" = r."id" AND ` + t + "." + order + " IS DISTINCT FROM r.pos"
-	if _, err := db.ExecContext(ctx, q, args...); err != nil {
+	if _, err := s.exec(ctx, db, q, args...); err != nil {
 		return fmt.Errorf("store: renumber %s: %w", c.Table, err)
 	}
 	return nil
@@ -182,7 +183,7 @@ func (s *Store) MoveSubtree(ctx context.Context, db bun.IDB, c *collections.Coll
 	lo, hi := subtreeRange(oldPath)
 	q := "UPDATE " + quote(c.Table) + " SET " + path + " = ? || substr(" + path + ", ?), " + depth + " = " + depth + ` + ? WHERE "team_id" = ? AND ` +
 		path + " >= ? AND " + path + " < ?"
-	res, err := db.ExecContext(ctx, q, newPath, utf8.RuneCountInString(oldPath)+1, depthDelta, teamID, lo, hi)
+	res, err := s.exec(ctx, db, q, newPath, utf8.RuneCountInString(oldPath)+1, depthDelta, teamID, lo, hi)
 	if err != nil {
 		return 0, fmt.Errorf("store: move subtree in %s: %w", c.Table, err)
 	}
@@ -208,13 +209,19 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 		var b strings.Builder
 		args := make([]any, 0, 2*len(batch)+2)
 		b.WriteString("UPDATE " + quote(c.Table) + " SET " + order + ` = CASE "id"`)
+		then := " WHEN ? THEN ?"
+		if s.dialect == dialect.PG {
+			// A driver argument in a CASE arm has no type of its own.
+			then = " WHEN ? THEN CAST(? AS DOUBLE PRECISION)"
+		}
 		for _, id := range batch {
-			b.WriteString(" WHEN ? THEN ?")
+			b.WriteString(then)
 			args = append(args, id, orders[id])
 		}
 		b.WriteString(` END WHERE "team_id" = ? AND "id" IN (?)`)
-		args = append(args, teamID, bun.In(batch))
-		if _, err := db.ExecContext(ctx, b.String(), args...); err != nil {
+		args = append(args, teamID, sqlexec.Strings(batch))
+		// One-off shapes (one per batch length): not worth a cached statement.
+		if _, err := s.execOnce(ctx, db, b.String(), args...); err != nil {
 			return fmt.Errorf("store: set orders in %s: %w", c.Table, err)
 		}
 	}
@@ -275,7 +282,7 @@ func (s *Store) backfillManaged(ctx context.Context, tx bun.Tx, c *collections.C
 			`SELECT "id", "team_id", '/' || "id" || '/', 0 FROM ` + t + " WHERE " + parent + " IS NULL " +
 			`UNION ALL SELECT n."id", n."team_id", tr."p" || n."id" || '/', tr."d" + 1 FROM ` + t + " AS n JOIN tr ON n." + parent + ` = tr."id" AND n."team_id" = tr."team_id"` +
 			") UPDATE " + t + " SET " + path + ` = tr."p", ` + depth + ` = tr."d" FROM tr WHERE ` + t + `."id" = tr."id"`
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: fill the tree columns of %s: %w", c.Table, err)
 		}
 	}
@@ -288,7 +295,7 @@ func (s *Store) backfillManaged(ctx context.Context, tx bun.Tx, c *collections.C
 		q := "UPDATE " + t + " SET " + order + " = r.pos FROM (" +
 			`SELECT "id", row_number() OVER (PARTITION BY ` + partition + ` ORDER BY "id") - 1 AS pos FROM ` + t +
 			") AS r WHERE " + t + `."id" = r."id"`
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: fill the order column of %s: %w", c.Table, err)
 		}
 	}

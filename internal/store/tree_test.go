@@ -18,9 +18,8 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
-// queryLog keeps the SQL the store ran, for EXPLAIN: bun's formatted
-// queries (through a query hook) and the record paths' driver queries
-// with their arguments (through ObserveQueries).
+// queryLog keeps the SQL the store ran with its driver arguments, for
+// EXPLAIN: it is the store's query hook (SetQueryHook).
 type queryLog struct {
 	mu      sync.Mutex
 	queries []loggedQuery
@@ -33,7 +32,7 @@ type loggedQuery struct {
 
 func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
-	l.add(e.Query, nil)
+	l.add(e.Query, e.QueryArgs)
 }
 
 func (l *queryLog) add(q string, args []any) {
@@ -71,8 +70,7 @@ func newTreeStore(t *testing.T, e testdb.Engine) *treeStore {
 	}
 	c, _ := reg.Get("docsFolders")
 	log := &queryLog{}
-	db.AddQueryHook(log)
-	s.ObserveQueries(log.add)
+	s.SetQueryHook(log)
 	return &treeStore{db: db, s: s, c: c, log: log}
 }
 

@@ -72,14 +72,11 @@ func (s *Store) QueuedWrites() int {
 // checkpoints. A checkpoint costs CPU (it copies the pages committed since
 // the last one into the database file) and disk writes (it syncs the WAL
 // and the file); a page changed by many commits in between (an index's
-// upper levels, the search index's mark) is copied once. Measured on a
-// 2-core VM whose disk writes are throttled, checkpoints every 20 ms kept
-// the disk writing 40-70 MB/s under a create load and stalled requests
-// for tens of milliseconds when the disk fell behind; every 100 ms, creates
-// ran at 0.97x the baseline instead of 0.6-0.9x. Much longer intervals
-// make each checkpoint a burst of its own (1 s: the slowest 1% of creates
-// took 3.6 times the baseline's). An idle database is not checkpointed
-// again: the check runs after a group commits.
+// upper levels, the search index's mark) is copied once. Shorter intervals
+// keep the disk busier, longer ones make each checkpoint a burst of its
+// own; the value is a measured choice (see bench's doc, "Measurements
+// behind the code"). An idle database is not checkpointed again: the check
+// runs after a group commits.
 const checkpointEvery = 100 * time.Millisecond
 
 // writeQueue is the SQLite group-commit queue of one Store.
@@ -298,9 +295,8 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 //
 // Flushing in batches instead of in every group is what makes the index
 // affordable: FTS5 writes each flush as a new segment and later merges
-// segments, and both costs grow with the number of segments, not rows.
-// Measured on a 20,000-row index: a flush every 15 rows cost 114 µs of
-// index work per row, every 240 rows 41 µs.
+// segments, and both costs grow with the number of segments, not rows
+// (see bench's doc, "Measurements behind the code").
 const SearchBacklogLimit = 256
 
 // flushSearch flushes the search index of each collection that the
@@ -342,7 +338,7 @@ func (q *writeQueue) call(ctx context.Context, tx bun.Tx, r *writeReq) {
 
 // rollbackTo undoes the current savepoint and leaves it.
 func (q *writeQueue) rollbackTo(ctx context.Context, tx bun.Tx) error {
-	if _, err := tx.ExecContext(ctx, "ROLLBACK TO kit_write"); err != nil {
+	if _, err := q.s.execOnce(ctx, tx, "ROLLBACK TO kit_write"); err != nil {
 		return err
 	}
 	_, err := q.s.execOnce(ctx, tx, "RELEASE kit_write")

@@ -89,23 +89,3 @@ func JSON(w http.ResponseWriter, status int, v any) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 }
-
-// StatusError is a plain error with a status and a public message.
-type StatusError struct {
-	Status  int
-	Message string
-}
-
-// Error returns the public message.
-func (e *StatusError) Error() string { return e.Message }
-
-// HTTPStatus returns the status.
-func (e *StatusError) HTTPStatus() int { return e.Status }
-
-// NewError returns a *StatusError; message defaults to the status text.
-func NewError(status int, message string) *StatusError {
-	if message == "" {
-		message = http.StatusText(status)
-	}
-	return &StatusError{Status: status, Message: message}
-}

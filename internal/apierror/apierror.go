@@ -1,0 +1,21 @@
+package apierror
+
+// Error is an error with an HTTP status and a public message: the
+// sentinels of kit and its storage layer (record not found, forbidden,
+// kit is closed) are *Error values. wire answers with Status and, for a
+// 4xx, shows Message.
+type Error struct {
+	// Status is the HTTP status (4xx or 5xx).
+	Status int
+	// Message is the public message.
+	Message string
+}
+
+// New returns an *Error with status and message.
+func New(status int, message string) *Error { return &Error{Status: status, Message: message} }
+
+// Error returns Message.
+func (e *Error) Error() string { return e.Message }
+
+// HTTPStatus returns Status.
+func (e *Error) HTTPStatus() int { return e.Status }

@@ -1,0 +1,58 @@
+package kit_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"log/slog"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/kit"
+)
+
+// writeLogger is a bun.QueryHook that prints the writes to app_notes, the
+// way a host's tracing or debugging hook (bunotel, bundebug) would see
+// them.
+type writeLogger struct{}
+
+func (writeLogger) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (writeLogger) AfterQuery(_ context.Context, ev *bun.QueryEvent) {
+	if strings.HasPrefix(ev.Query, `INSERT INTO "app_notes"`) || strings.HasPrefix(ev.Query, `UPDATE "app_notes"`) {
+		fmt.Printf("%s app_notes, %d arguments, err=%v\n", ev.Operation(), len(ev.QueryArgs), ev.Err)
+	}
+}
+
+// A host observes the statements of kit's record service with a bun query
+// hook given in Config.QueryHook.
+func ExampleConfig_queryHook() {
+	k, err := kit.New(kit.Config{
+		SQLitePath: ":memory:example-query-hook",
+		Logger:     slog.New(slog.DiscardHandler),
+		QueryHook:  writeLogger{},
+		Definitions: []collections.Definition{{
+			Name:   "notes",
+			Fields: []collections.Field{{Name: "text", Type: collections.TypeString}},
+		}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer k.Close()
+
+	ctx := context.Background()
+	alice := kit.Actor{UserID: "alice", TeamID: "acme"}
+	note, err := k.Records("appNotes").Create(ctx, alice, map[string]any{"text": "first"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := k.Records("appNotes").Update(ctx, alice, note["id"].(string), map[string]any{"text": "second"}); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// INSERT app_notes, 8 arguments, err=<nil>
+	// UPDATE app_notes, 5 arguments, err=<nil>
+}
