@@ -68,7 +68,7 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 	if _, hasIDs := q["ids"]; hasIDs {
 		// The query fetch strategy: ?ids=a,b answers a JSON array in the
 		// order asked, leaving out ids that are not the team's.
-		ids, err := collections.ParseIDs(q.Get("ids"), k.maxIDs())
+		ids, err := collections.ParseIDs(q.Get("ids"), k.limits.MaxInValues)
 		if err != nil {
 			k.WriteError(w, r, err)
 			return

@@ -132,17 +132,10 @@ func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record,
 	if err != nil {
 		return nil, err
 	}
-	if max := r.k.maxIDs(); len(ids) > max {
+	if max := r.k.limits.MaxInValues; len(ids) > max {
 		return nil, &QueryError{Param: "ids", Message: fmt.Sprintf("must name at most %d ids", max)}
 	}
 	return r.k.store.GetMany(ctx, r.k.db, c, a.TeamID, ids)
-}
-
-func (k *Kit) maxIDs() int {
-	if k.limits.MaxInValues > 0 {
-		return k.limits.MaxInValues
-	}
-	return 100
 }
 
 // Create validates data, stores it as a new record of the actor's team and
