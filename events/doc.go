@@ -127,10 +127,3 @@
 // stable; the query API and the user enrichment may change between beta
 // versions. The add-on requires kit's collection layer.
 package events
-
-// Version is the add-on's version.
-const Version = "0.1.0"
-
-// Stability is the add-on's stability label (Stable, Beta or
-// Experimental).
-const Stability = "Beta"

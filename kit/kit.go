@@ -86,7 +86,6 @@ type Kit struct {
 	reg     atomic.Pointer[collections.Registry]
 	defs    []collections.Definition
 	fileFS  fs.FS
-	lint    []collections.Finding
 	closed  atomic.Bool
 	hooksMu sync.RWMutex
 	txHooks []MutationTxFunc
@@ -192,7 +191,6 @@ func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
 	}
 	k.store.Warm(ctx, reg)
 	k.defs = defs
-	k.lint = warnings
 	for _, w := range warnings {
 		k.logger.Warn("kit: schema lint", slog.String("finding", w.String()))
 	}
@@ -223,9 +221,6 @@ func (k *Kit) MustRegister(ctx context.Context, defs ...collections.Definition) 
 // Collections returns the current registry. It is immutable; Register
 // replaces it.
 func (k *Kit) Collections() *collections.Registry { return k.reg.Load() }
-
-// Lint returns the naming-convention warnings of the loaded schemas.
-func (k *Kit) Lint() []collections.Finding { return append([]collections.Finding(nil), k.lint...) }
 
 // DB returns the database kit stores in.
 func (k *Kit) DB() *bun.DB { return k.db }

@@ -373,7 +373,3 @@ func copyRecord(r Record) Record {
 	}
 	return out
 }
-
-// MarshalRecord encodes a record as the API sends it: dates in RFC 3339
-// UTC, decimals as strings.
-func MarshalRecord(r Record) ([]byte, error) { return json.Marshal(r) }
