@@ -106,8 +106,8 @@
 // nothing. [Tracker.StartRetention] runs it periodically: instances
 // sharing a database claim each period through kit's periodic record
 // ([kit.Kit.ClaimPeriod]), so they clean up once per interval between
-// them; Retention.Lock replaces that claim with your own. [Command] is the
-// "kit events cleanup [--dry-run]" command line.
+// them; Retention.Lock replaces that claim with your own. The kit command
+// runs a cleanup from the shell: "kit events cleanup [--dry-run]".
 //
 // # Storage
 //
