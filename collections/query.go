@@ -147,7 +147,7 @@ func qerr(param, format string, args ...any) *QueryError {
 func (c *Collection) ParseListQuery(v url.Values, lim QueryLimits) (ListQuery, error) {
 	lim = lim.WithDefaults()
 	q := ListQuery{Page: 1, PageSize: 20}
-	if p := c.Config.DefaultPagination; p != nil {
+	if p := c.config.DefaultPagination; p != nil {
 		if p.CurrentPage > 0 {
 			q.Page = p.CurrentPage
 		}

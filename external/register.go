@@ -43,7 +43,7 @@ func Register(ctx context.Context, k *kit.Kit, cols ...*Collection) error {
 			return errors.New("external: Register got a nil *Collection")
 		}
 		if have, ok := k.Collections().Get(c.Name()); ok {
-			if !have.External {
+			if !have.External() {
 				return fmt.Errorf("external: collection %q: the name is the registry key of a stored collection", c.Name())
 			}
 			continue
@@ -73,13 +73,13 @@ func mountRoutes(k *kit.Kit, c *Collection) {
 	if !ok {
 		return
 	}
-	proxied := reg.Config.Proxy != nil && reg.Config.Proxy.Enabled
+	proxied := reg.Config().Proxy != nil && reg.Config().Proxy.Enabled
 	if !proxied && c.cfg.Handler == nil {
 		return
 	}
 	rt := &route{k: k, col: c}
 	h := k.Auth().RequireTeamMember()(rt)
-	path := "/teams/{team}/" + reg.Config.APIPath
+	path := "/teams/{team}/" + reg.APIPath()
 	k.Handle(http.MethodGet, path, h)
 	k.Handle(http.MethodGet, path+"/{id}", h)
 }
@@ -96,11 +96,11 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The config is read per request: kit.Config.Collections and
 	// kit.config.json may override what the definition said.
 	reg, ok := rt.k.Collections().Get(rt.col.Name())
-	if !ok || !reg.External {
+	if !ok || !reg.External() {
 		writeError(w, r, logger, kit.ErrUnknownCollection)
 		return
 	}
-	cfg := reg.Config
+	cfg := reg.Config()
 	if r.PathValue("id") != "" && cfg.FetchStrategy != "restful" {
 		writeError(w, r, logger, errWrongStrategy)
 		return

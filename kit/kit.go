@@ -264,7 +264,7 @@ func (k *Kit) collection(key string) (*collections.Collection, error) {
 		return nil, ErrClosed
 	}
 	c, ok := k.Collections().Get(key)
-	if !ok || c.External {
+	if !ok || c.External() {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownCollection, key)
 	}
 	return c, nil

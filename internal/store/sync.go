@@ -112,7 +112,7 @@ func typeLabel(a *collections.Attribute) string {
 }
 
 func definitionOf(c *collections.Collection) tableDef {
-	td := tableDef{Table: c.Table}
+	td := tableDef{Table: c.Table()}
 	for _, a := range c.Attributes() {
 		cd := columnDef{Name: a.Column, Field: a.Name, Type: typeLabel(a)}
 		if a.Field != nil && a.Field.RefTarget != "" {
@@ -133,18 +133,18 @@ func definitionOf(c *collections.Collection) tableDef {
 func indexesOf(c *collections.Collection) []indexDef {
 	var ix []indexDef
 	if c.UseMetadata() {
-		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_created"), Columns: []string{"team_id", "created_at", "id"}})
+		ix = append(ix, indexDef{Name: indexName("ix", c.Table(), "team_created"), Columns: []string{"team_id", "created_at", "id"}})
 	} else {
-		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_id"), Columns: []string{"team_id", "id"}})
+		ix = append(ix, indexDef{Name: indexName("ix", c.Table(), "team_id"), Columns: []string{"team_id", "id"}})
 	}
 	ix = append(ix, orderIndexes(c)...)
-	for _, f := range c.Fields {
+	for _, f := range c.AllFields() {
 		col := collections.ColumnName(f.Name)
 		switch {
 		case f.Meta.Unique:
-			ix = append(ix, indexDef{Name: indexName("ux", c.Table, col), Columns: []string{"team_id", col}, Unique: true})
+			ix = append(ix, indexDef{Name: indexName("ux", c.Table(), col), Columns: []string{"team_id", col}, Unique: true})
 		case f.Meta.Index || f.RefTarget != "":
-			ix = append(ix, indexDef{Name: indexName("ix", c.Table, col), Columns: []string{"team_id", col}})
+			ix = append(ix, indexDef{Name: indexName("ix", c.Table(), col), Columns: []string{"team_id", col}})
 		}
 	}
 	return ix
@@ -177,7 +177,7 @@ func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOp
 		}
 		var pendingFKs []func() error
 		for _, c := range reg.All() {
-			if c.External {
+			if c.External() {
 				continue
 			}
 			fk, err := s.syncOne(ctx, tx, c, opts)
@@ -212,7 +212,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	hash := hex.EncodeToString(sum[:])
 
 	var row storedCollection
-	err := tx.NewSelect().Model(&row).Where("key = ?", c.Key).Scan(ctx)
+	err := tx.NewSelect().Model(&row).Where("key = ?", c.Key()).Scan(ctx)
 	switch {
 	case err == nil && row.Hash == hash:
 		return nil, nil
@@ -223,11 +223,11 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	if err == nil {
 		var td tableDef
 		if jerr := json.Unmarshal([]byte(row.Definition), &td); jerr != nil {
-			return nil, fmt.Errorf("store: kit_collections row %s: %w", c.Key, jerr)
+			return nil, fmt.Errorf("store: kit_collections row %s: %w", c.Key(), jerr)
 		}
 		have = &td
 	}
-	exists, err := s.tableExists(ctx, tx, c.Table)
+	exists, err := s.tableExists(ctx, tx, c.Table())
 	if err != nil {
 		return nil, err
 	}
@@ -239,11 +239,11 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	} else {
 		if have == nil {
 			// A table kit did not record: read its columns, trust nothing.
-			cols, err := s.tableColumns(ctx, tx, c.Table)
+			cols, err := s.tableColumns(ctx, tx, c.Table())
 			if err != nil {
 				return nil, err
 			}
-			have = &tableDef{Table: c.Table}
+			have = &tableDef{Table: c.Table()}
 			for _, name := range cols {
 				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
 			}
@@ -251,7 +251,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		if !slices.Equal(have.Search, want.Search) {
 			// The search triggers name the searched columns: drop them
 			// before a column changes; syncSearch builds them again.
-			if err := s.dropSearch(ctx, tx, c.Table); err != nil {
+			if err := s.dropSearch(ctx, tx, c.Table()); err != nil {
 				return nil, err
 			}
 		}
@@ -263,14 +263,14 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		}
 	}
 	for _, ix := range want.Indexes {
-		if err := s.createIndex(ctx, tx, c.Table, ix); err != nil {
+		if err := s.createIndex(ctx, tx, c.Table(), ix); err != nil {
 			return nil, err
 		}
 	}
 	if err := s.syncSearch(ctx, tx, c, have, want); err != nil {
 		return nil, err
 	}
-	row = storedCollection{Key: c.Key, TableName: c.Table, Definition: string(wantJSON), Hash: hash, UpdatedAt: time.Now().UTC()}
+	row = storedCollection{Key: c.Key(), TableName: c.Table(), Definition: string(wantJSON), Hash: hash, UpdatedAt: time.Now().UTC()}
 	if _, err := tx.NewInsert().Model(&row).On("CONFLICT (key) DO UPDATE").
 		Set("table_name = EXCLUDED.table_name").Set("definition = EXCLUDED.definition").
 		Set("hash = EXCLUDED.hash").Set("updated_at = EXCLUDED.updated_at").Exec(ctx); err != nil {
@@ -340,10 +340,10 @@ func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (s
 		return "", false
 	}
 	t, ok := s.registry().Get(a.Field.RefTarget)
-	if !ok || t.External {
+	if !ok || t.External() {
 		return "", false
 	}
-	return t.Table, true
+	return t.Table(), true
 }
 
 func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
@@ -355,9 +355,9 @@ func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Colle
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
 	}
-	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
+	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table()) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
 	if _, err := tx.ExecContext(ctx, q); err != nil {
-		return nil, fmt.Errorf("store: create table %s: %w", c.Table, err)
+		return nil, fmt.Errorf("store: create table %s: %w", c.Table(), err)
 	}
 	return fks, nil
 }
@@ -369,7 +369,7 @@ func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Coll
 		if !ok {
 			return nil
 		}
-		name := indexName("fk", c.Table, a.Column)
+		name := indexName("fk", c.Table(), a.Column)
 		var n int
 		if err := tx.NewRaw("SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", name).Scan(ctx, &n); err != nil {
 			return fmt.Errorf("store: look up %s: %w", name, err)
@@ -377,7 +377,7 @@ func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Coll
 		if n > 0 {
 			return nil
 		}
-		q := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\")", quote(c.Table), quote(name), quote(a.Column), quote(t))
+		q := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\")", quote(c.Table()), quote(name), quote(a.Column), quote(t))
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("store: add foreign key %s: %w", name, err)
 		}
@@ -401,14 +401,14 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 		if ok {
 			if !opts.Destructive {
-				return nil, &DriftError{Collection: c.Key, Field: a.Name, OldType: old.Type, NewType: label}
+				return nil, &DriftError{Collection: c.Key(), Field: a.Name, OldType: old.Type, NewType: label}
 			}
-			if err := s.dropColumn(ctx, tx, c.Table, a.Column, have); err != nil {
+			if err := s.dropColumn(ctx, tx, c.Table(), a.Column, have); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+quote(c.Table)+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
-			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table, a.Column, err)
+		if _, err := tx.ExecContext(ctx, "ALTER TABLE "+quote(c.Table())+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
+			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table(), a.Column, err)
 		}
 		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
@@ -419,9 +419,9 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 			continue
 		}
 		if !opts.Destructive {
-			return nil, &DriftError{Collection: c.Key, Field: old.fieldName(), OldType: old.Type}
+			return nil, &DriftError{Collection: c.Key(), Field: old.fieldName(), OldType: old.Type}
 		}
-		if err := s.dropColumn(ctx, tx, c.Table, old.Name, have); err != nil {
+		if err := s.dropColumn(ctx, tx, c.Table(), old.Name, have); err != nil {
 			return nil, err
 		}
 	}
