@@ -146,9 +146,9 @@ func diff(c *collections.Collection, before, after, set map[string]any) ([]Chang
 func fieldOrder(c *collections.Collection, vals map[string]any) []string {
 	out := make([]string, 0, len(vals))
 	if c != nil {
-		for i := range c.AllFields() {
-			if _, ok := vals[c.FieldAt(i).Name]; ok && !autoFields[c.FieldAt(i).Name] {
-				out = append(out, c.FieldAt(i).Name)
+		for _, f := range c.AllFields() {
+			if _, ok := vals[f.Name]; ok && !autoFields[f.Name] {
+				out = append(out, f.Name)
 			}
 		}
 	}

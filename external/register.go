@@ -73,7 +73,8 @@ func mountRoutes(k *kit.Kit, c *Collection) {
 	if !ok {
 		return
 	}
-	proxied := reg.Config().Proxy != nil && reg.Config().Proxy.Enabled
+	p := reg.Config().Proxy
+	proxied := p != nil && p.Enabled
 	if !proxied && c.cfg.Handler == nil {
 		return
 	}
