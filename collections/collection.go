@@ -80,7 +80,7 @@ func (c *Collection) AllFields() iter.Seq2[int, Field] {
 
 // Config returns the resolved CollectionConfig, a deep copy: changing it
 // changes nothing in the collection. Hot paths read what they need
-// through the accessors that do not copy (APIPath, FetchStrategy,
+// through the accessors that do not copy it (APIPath, FetchStrategy, Proxy,
 // UseMetadata, DefaultSort, ManagedAttribute).
 func (c *Collection) Config() Config { return c.config.clone() }
 
@@ -91,6 +91,16 @@ func (c *Collection) APIPath() string { return c.config.APIPath }
 // FetchStrategy returns the collection's fetchStrategy ("query" or
 // "restful").
 func (c *Collection) FetchStrategy() string { return c.config.FetchStrategy }
+
+// Proxy returns a copy of the collection's proxy settings, nil when it has
+// none.
+func (c *Collection) Proxy() *Proxy {
+	if c.config.Proxy == nil {
+		return nil
+	}
+	p := *c.config.Proxy
+	return &p
+}
 
 // cloneValue deep-copies the maps and slices of a JSON-like value; other
 // values are returned as they are.

@@ -120,3 +120,25 @@ func TestAccessorsAgreeWithTheCopies(t *testing.T) {
 		t.Errorf("FetchStrategy: got %q, want %q", got, want)
 	}
 }
+
+func TestChangingTheProxyCopyLeavesTheCollectionUnchanged(t *testing.T) {
+	reg, _, err := collections.Build([]collections.Definition{
+		{Name: "products", Layer: "shop", Fields: []collections.Field{{Name: "title", Type: collections.TypeString}}},
+		{Name: "catalog", External: true, Config: &collections.Config{Proxy: &collections.Proxy{Enabled: true, SourceEndpoint: "shop-products"}}},
+	}, collections.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := reg.Get("catalog")
+	p := c.Proxy()
+	p.Enabled, p.SourceEndpoint = false, "elsewhere"
+	if got := c.Proxy(); got == nil || !got.Enabled || got.SourceEndpoint != "shop-products" {
+		t.Errorf("Proxy after changing the copy: got %+v, want enabled from shop-products", got)
+	}
+	if got := c.Config().Proxy; got == nil || got.SourceEndpoint != "shop-products" {
+		t.Errorf("Config().Proxy after changing the copy: got %+v, want shop-products", got)
+	}
+	if p, _ := reg.Get("shopProducts"); p.Proxy() != nil {
+		t.Errorf("Proxy of a collection without one: got %+v, want nil", p.Proxy())
+	}
+}

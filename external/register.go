@@ -73,7 +73,7 @@ func mountRoutes(k *kit.Kit, c *Collection) {
 	if !ok {
 		return
 	}
-	p := reg.Config().Proxy
+	p := reg.Proxy()
 	proxied := p != nil && p.Enabled
 	if !proxied && c.cfg.Handler == nil {
 		return
@@ -101,13 +101,12 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, logger, kit.ErrUnknownCollection)
 		return
 	}
-	cfg := reg.Config()
-	if r.PathValue("id") != "" && cfg.FetchStrategy != "restful" {
+	if r.PathValue("id") != "" && reg.FetchStrategy() != "restful" {
 		writeError(w, r, logger, errWrongStrategy)
 		return
 	}
-	if cfg.Proxy != nil && cfg.Proxy.Enabled {
-		rt.serveProxy(w, r, cfg)
+	if p := reg.Proxy(); p != nil && p.Enabled {
+		rt.serveProxy(w, r, reg.APIPath(), p)
 		return
 	}
 	if rt.col.cfg.Handler == nil {
@@ -130,7 +129,7 @@ var errProxyLoop = &kit.Error{Status: http.StatusLoopDetected, Message: "proxy l
 // context and headers, so it authorizes the same caller exactly as a
 // direct request: a proxy never widens access. The source's refusals and
 // errors are relayed unchanged.
-func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, cfg collections.Config) {
+func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, apiPath string, p *collections.Proxy) {
 	logger := rt.k.Logger()
 	ctx := r.Context()
 	hops, _ := ctx.Value(proxyHopsKey{}).(int)
@@ -159,7 +158,7 @@ func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, cfg collecti
 		}
 	}
 
-	target := rt.k.Prefix() + "/teams/" + url.PathEscape(acc.Team.ID) + "/" + ProxiedEndpoint(cfg, cfg.APIPath)
+	target := rt.k.Prefix() + "/teams/" + url.PathEscape(acc.Team.ID) + "/" + ProxiedEndpoint(collections.Config{Proxy: p}, apiPath)
 	if rawQuery != "" {
 		target += "?" + rawQuery
 	}
@@ -185,7 +184,7 @@ func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, cfg collecti
 			Err: fmt.Errorf("external: %q: proxied %s: %w", rt.col.Name(), sub.URL.Path, err)})
 		return
 	}
-	data = applyTransform(ctx, logger, rt.col.Name(), data, cfg.Proxy, rt.col.ValidateItem)
+	data = applyTransform(ctx, logger, rt.col.Name(), data, p, rt.col.ValidateItem)
 	if ids == nil {
 		kit.WriteJSON(w, http.StatusOK, data)
 		return
