@@ -17,20 +17,20 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 		if c == nil {
 			continue
 		}
-		if prev, dup := reg.byKey[c.Key]; dup {
-			findings = append(findings, Finding{File: def.File, Collection: c.Name, Severity: SeverityError,
-				Message: fmt.Sprintf("collection %q is defined twice (also in %s)", c.Key, orGo(prev.File))})
+		if prev, dup := reg.byKey[c.key]; dup {
+			findings = append(findings, Finding{File: def.File, Collection: c.name, Severity: SeverityError,
+				Message: fmt.Sprintf("collection %q is defined twice (also in %s)", c.key, orGo(prev.file))})
 			continue
 		}
-		if prev, dup := tables[c.Table]; dup && !c.External {
-			findings = append(findings, Finding{File: def.File, Collection: c.Name, Severity: SeverityError,
-				Message: fmt.Sprintf("table name %q collides with collection %q", c.Table, prev.Key)})
+		if prev, dup := tables[c.table]; dup && !c.external {
+			findings = append(findings, Finding{File: def.File, Collection: c.name, Severity: SeverityError,
+				Message: fmt.Sprintf("table name %q collides with collection %q", c.table, prev.key)})
 			continue
 		}
-		tables[c.Table] = c
-		reg.byKey[c.Key] = c
+		tables[c.table] = c
+		reg.byKey[c.key] = c
 		reg.order = append(reg.order, c)
-		byName[c.Name] = append(byName[c.Name], c)
+		byName[c.name] = append(byName[c.name], c)
 	}
 
 	// Settings from kit.config.json, keyed by collection name or key.
@@ -73,38 +73,38 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 
 	for _, c := range reg.order {
 		findings = append(findings, resolveRefs(c, reg, byName)...)
-		c.Config = defaultConfig(c)
+		c.config = defaultConfig(c)
 		if cfg, ok := fileSettings[c]; ok {
-			c.Config.mergeSettings(cfg)
+			c.config.mergeSettings(cfg)
 		}
 		for _, def := range defs {
-			if def.Config != nil && definitionKey(def, opts) == c.Key {
-				c.Config.mergeSettings(*def.Config)
+			if def.Config != nil && definitionKey(def, opts) == c.key {
+				c.config.mergeSettings(*def.Config)
 			}
 		}
 		if cfg, ok := goSettings[c]; ok {
-			c.Config.mergeSettings(cfg)
+			c.config.mergeSettings(cfg)
 		}
-		c.Config.fillDerived(c)
+		c.config.fillDerived(c)
 		findings = append(findings, checkManaged(c)...)
 		c.index()
-		for _, msg := range c.Config.validate(c) {
-			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError, Message: msg})
+		for _, msg := range c.config.validate(c) {
+			findings = append(findings, Finding{File: c.file, Collection: c.name, Severity: SeverityError, Message: msg})
 		}
 		if err := c.compileValidator(); err != nil {
-			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError, Message: "cannot compile JSON Schema: " + err.Error()})
+			findings = append(findings, Finding{File: c.file, Collection: c.name, Severity: SeverityError, Message: "cannot compile JSON Schema: " + err.Error()})
 		}
 	}
 
 	// Two collections at one apiPath would shadow each other's endpoints.
 	paths := map[string]*Collection{}
 	for _, c := range reg.order {
-		if prev, dup := paths[c.Config.APIPath]; dup && c.Config.APIPath != "" {
-			findings = append(findings, Finding{File: c.File, Collection: c.Name, Severity: SeverityError,
-				Message: fmt.Sprintf("apiPath %q is also the apiPath of collection %q", c.Config.APIPath, prev.Key)})
+		if prev, dup := paths[c.config.APIPath]; dup && c.config.APIPath != "" {
+			findings = append(findings, Finding{File: c.file, Collection: c.name, Severity: SeverityError,
+				Message: fmt.Sprintf("apiPath %q is also the apiPath of collection %q", c.config.APIPath, prev.key)})
 			continue
 		}
-		paths[c.Config.APIPath] = c
+		paths[c.config.APIPath] = c
 	}
 
 	var errs, warnings []Finding
@@ -138,7 +138,7 @@ func orGo(file string) string {
 func keysOf(cs []*Collection) string {
 	keys := make([]string, len(cs))
 	for i, c := range cs {
-		keys[i] = c.Key
+		keys[i] = c.key
 	}
 	return strings.Join(keys, ", ")
 }
@@ -177,11 +177,11 @@ func compileDefinition(def Definition, opts LoadOptions) (*Collection, []Finding
 		add("", SeverityError, "layer %q is reserved for kit's own tables", layer)
 	}
 	c := &Collection{
-		Key:   RegistryKey(layer, def.Name),
-		Name:  def.Name,
-		Layer: layer,
-		File:  def.File,
-		Table: ColumnName(layer) + "_" + ColumnName(def.Name),
+		key:   RegistryKey(layer, def.Name),
+		name:  def.Name,
+		layer: layer,
+		file:  def.File,
+		table: ColumnName(layer) + "_" + ColumnName(def.Name),
 	}
 	seen := map[string]bool{}
 	columns := map[string]string{}
@@ -209,7 +209,8 @@ func compileDefinition(def Definition, opts LoadOptions) (*Collection, []Finding
 			continue
 		}
 		columns[col] = f.Name
-		c.Fields = append(c.Fields, f)
+		f.Meta.Default = cloneValue(f.Meta.Default) // share nothing with def
+		c.fields = append(c.fields, f)
 	}
 	return c, findings
 }
@@ -226,7 +227,7 @@ func compileExternal(def Definition) (*Collection, []Finding) {
 		findings = append(findings, Finding{File: def.File, Collection: def.Name, Severity: SeverityError,
 			Message: "an external collection has no fields of its own; describe its items in Config.Extra[\"schema\"]"})
 	}
-	return &Collection{Key: def.Name, Name: def.Name, Layer: ExternalLayer, File: def.File, External: true}, findings
+	return &Collection{key: def.Name, name: def.Name, layer: ExternalLayer, file: def.File, external: true}, findings
 }
 
 func validIdentifier(s string) bool {
@@ -305,17 +306,17 @@ func typeList() string {
 // that name.
 func resolveRefs(c *Collection, reg *Registry, byName map[string][]*Collection) []Finding {
 	var findings []Finding
-	for i := range c.Fields {
-		f := &c.Fields[i]
+	for i := range c.fields {
+		f := &c.fields[i]
 		if f.RefTarget == "" || f.Type != TypeString {
 			continue
 		}
 		target, msg := resolveRef(c, f.RefTarget, reg, byName)
 		if target == nil {
-			findings = append(findings, Finding{File: c.File, Collection: c.Name, Field: f.Name, Severity: SeverityError, Message: "refTarget " + msg})
+			findings = append(findings, Finding{File: c.file, Collection: c.name, Field: f.Name, Severity: SeverityError, Message: "refTarget " + msg})
 			continue
 		}
-		f.RefTarget = target.Key
+		f.RefTarget = target.key
 	}
 	return findings
 }
@@ -326,7 +327,7 @@ func resolveRef(c *Collection, ref string, reg *Registry, byName map[string][]*C
 	}
 	cs := byName[ref]
 	for _, t := range cs {
-		if t.Layer == c.Layer {
+		if t.layer == c.layer {
 			return t, ""
 		}
 	}
@@ -341,17 +342,17 @@ func resolveRef(c *Collection, ref string, reg *Registry, byName map[string][]*C
 
 // defaultConfig is the CollectionConfig before any settings.
 func defaultConfig(c *Collection) Config {
-	if c.External {
-		return Config{Name: c.Name, Layer: ExternalLayer, APIPath: c.Name, FetchStrategy: "query", DisplayName: humanize(c.Name)}
+	if c.external {
+		return Config{Name: c.name, Layer: ExternalLayer, APIPath: c.name, FetchStrategy: "query", DisplayName: humanize(c.name)}
 	}
 	return Config{
-		Name:          c.Name,
-		Layer:         c.Layer,
-		ComponentName: pascal(c.Key) + "Form",
+		Name:          c.name,
+		Layer:         c.layer,
+		ComponentName: pascal(c.key) + "Form",
 		Kind:          "data",
 		Container:     "slideover",
-		APIPath:       c.Layer + "-" + c.Name,
-		DisplayName:   humanize(c.Name),
+		APIPath:       c.layer + "-" + c.name,
+		DisplayName:   humanize(c.name),
 		FetchStrategy: "query",
 	}
 }
@@ -401,8 +402,8 @@ func (c *Config) mergeSettings(o Config) {
 // field metadata, hierarchy and sortable field names. Identity (name,
 // layer) always comes from the definition.
 func (c *Config) fillDerived(col *Collection) {
-	c.Name, c.Layer = col.Name, col.Layer
-	for _, f := range col.Fields {
+	c.Name, c.Layer = col.name, col.layer
+	for _, f := range col.fields {
 		if f.RefTarget != "" {
 			if c.References == nil {
 				c.References = map[string]string{}
@@ -413,7 +414,7 @@ func (c *Config) fillDerived(col *Collection) {
 		}
 	}
 	if c.Fields == nil {
-		for _, f := range col.Fields {
+		for _, f := range col.fields {
 			c.Fields = append(c.Fields, FieldInfo{Name: f.Name, Type: f.Type, Label: f.Meta.Label, Area: f.Meta.Area, DisplayAs: f.Meta.DisplayAs})
 		}
 	}
@@ -431,7 +432,7 @@ func (c *Config) fillDerived(col *Collection) {
 		c.Sortable = &ss
 	}
 	if c.UseMetadata == nil {
-		t := !col.External
+		t := !col.external
 		c.UseMetadata = &t
 	}
 }

@@ -1,33 +1,125 @@
 package collections
 
 import (
+	"iter"
 	"strings"
 	"unicode"
 )
 
 // Collection is a validated, compiled collection: its identity, fields,
-// config, storage names and body validators. It is immutable once built.
+// config, storage names and body validators. It is immutable once built:
+// its accessors return values or copies, so nothing a caller does with
+// them changes the registry it came from. The Fields and Config copies
+// cost an allocation; the other accessors, and AllFields, FieldAt and
+// NumFields, do not copy what they need not.
 type Collection struct {
-	// Key is the registry key: layer + PascalCase name ("shopProducts").
-	Key string
-	// Name is the plural collection name ("products").
-	Name string
-	// Layer is the domain ("shop").
-	Layer string
-	// File is the schema file it came from, empty for Go definitions.
-	File string
-	// Table is the SQL table name, <layer>_<name> in snake_case.
-	Table string
-	// Fields are the schema's own fields, in order.
-	Fields []Field
-	// Config is the resolved CollectionConfig.
-	Config Config
-	// External marks a collection served by a handler, not stored by kit.
-	External bool
+	key      string
+	name     string
+	layer    string
+	file     string
+	table    string
+	fields   []Field
+	config   Config
+	external bool
 
 	attrs    map[string]*Attribute
 	attrList []*Attribute
 	valid    *validator
+}
+
+// Key returns the registry key: layer + PascalCase name ("shopProducts").
+func (c *Collection) Key() string { return c.key }
+
+// Name returns the plural collection name ("products").
+func (c *Collection) Name() string { return c.name }
+
+// Layer returns the domain ("shop").
+func (c *Collection) Layer() string { return c.layer }
+
+// File returns the schema file the collection came from, empty for Go
+// definitions.
+func (c *Collection) File() string { return c.file }
+
+// Table returns the SQL table name, <layer>_<name> in snake_case.
+func (c *Collection) Table() string { return c.table }
+
+// External reports whether the collection is served by a handler, not
+// stored by kit.
+func (c *Collection) External() bool { return c.external }
+
+// Fields returns a copy of the schema's own fields, in order.
+func (c *Collection) Fields() []Field {
+	out := make([]Field, len(c.fields))
+	for i := range c.fields {
+		out[i] = c.FieldAt(i)
+	}
+	return out
+}
+
+// NumFields returns the number of the schema's own fields.
+func (c *Collection) NumFields() int { return len(c.fields) }
+
+// FieldAt returns the schema's i-th field (0 <= i < NumFields()), a copy.
+func (c *Collection) FieldAt(i int) Field {
+	f := c.fields[i]
+	f.Meta.Default = cloneValue(f.Meta.Default)
+	return f
+}
+
+// AllFields yields the index and a copy of each of the schema's own
+// fields, in order, without copying the list.
+func (c *Collection) AllFields() iter.Seq2[int, Field] {
+	return func(yield func(int, Field) bool) {
+		for i := range c.fields {
+			if !yield(i, c.FieldAt(i)) {
+				return
+			}
+		}
+	}
+}
+
+// Config returns the resolved CollectionConfig, a deep copy: changing it
+// changes nothing in the collection. Hot paths read what they need
+// through the accessors that do not copy it (APIPath, FetchStrategy, Proxy,
+// UseMetadata, DefaultSort, ManagedAttribute).
+func (c *Collection) Config() Config { return c.config.clone() }
+
+// APIPath returns the collection's apiPath, the URL segment of its
+// endpoints.
+func (c *Collection) APIPath() string { return c.config.APIPath }
+
+// FetchStrategy returns the collection's fetchStrategy ("query" or
+// "restful").
+func (c *Collection) FetchStrategy() string { return c.config.FetchStrategy }
+
+// Proxy returns a copy of the collection's proxy settings, nil when it has
+// none.
+func (c *Collection) Proxy() *Proxy {
+	if c.config.Proxy == nil {
+		return nil
+	}
+	p := *c.config.Proxy
+	return &p
+}
+
+// cloneValue deep-copies the maps and slices of a JSON-like value; other
+// values are returned as they are.
+func cloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = cloneValue(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = cloneValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 // Attribute is a field a record carries: a schema field or an
@@ -69,7 +161,7 @@ func (c *Collection) Attributes() []*Attribute { return c.attrList }
 // UseMetadata reports whether records carry createdAt, updatedAt,
 // createdBy and updatedBy.
 func (c *Collection) UseMetadata() bool {
-	return c.Config.UseMetadata == nil || *c.Config.UseMetadata
+	return c.config.UseMetadata == nil || *c.config.UseMetadata
 }
 
 // DefaultSort is the attribute lists sort by when nothing else is asked:
@@ -78,7 +170,7 @@ func (c *Collection) UseMetadata() bool {
 // children in order), else createdAt, else id (UUIDv7 ids are
 // time-ordered, so id order is creation order).
 func (c *Collection) DefaultSort() (field string, desc bool) {
-	if p := c.Config.DefaultPagination; p != nil && p.SortBy != "" {
+	if p := c.config.DefaultPagination; p != nil && p.SortBy != "" {
 		return p.SortBy, p.SortDirection != "asc"
 	}
 	if a, ok := c.ManagedAttribute(ManagedOrder); ok {
@@ -100,8 +192,8 @@ func (c *Collection) index() {
 	for _, f := range systemFields[:3] {
 		add(&Attribute{Name: f.Name, Type: f.Type, Column: ColumnName(f.Name), System: true})
 	}
-	for i := range c.Fields {
-		f := &c.Fields[i]
+	for i := range c.fields {
+		f := &c.fields[i]
 		add(&Attribute{Name: f.Name, Type: f.Type, Column: ColumnName(f.Name), Field: f})
 	}
 	c.indexManaged()

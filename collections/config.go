@@ -190,7 +190,7 @@ func (c *Config) UnmarshalJSON(data []byte) error {
 }
 
 // clone returns a copy of c that shares no map, slice or pointer with it
-// (Extra values and Proxy.Transform are shared: they are never modified).
+// (Proxy.Transform, a function, is shared).
 func (c Config) clone() Config {
 	c.DefaultPagination = clonePtr(c.DefaultPagination)
 	c.References = maps.Clone(c.References)
@@ -207,7 +207,9 @@ func (c Config) clone() Config {
 	c.Fields = slices.Clone(c.Fields)
 	c.Proxy = clonePtr(c.Proxy)
 	c.UseMetadata = clonePtr(c.UseMetadata)
-	c.Extra = maps.Clone(c.Extra)
+	if c.Extra != nil {
+		c.Extra = cloneValue(c.Extra).(map[string]any)
+	}
 	return c
 }
 

@@ -11,7 +11,7 @@ import (
 // configJSON returns a collection's config as a generic JSON object.
 func configJSON(t testing.TB, c *Collection) map[string]any {
 	t.Helper()
-	b, err := json.Marshal(c.Config)
+	b, err := json.Marshal(c.config)
 	if err != nil {
 		t.Fatalf("marshal config: %v", err)
 	}
@@ -60,15 +60,15 @@ func TestConfigDefaults(t *testing.T) {
 		FetchStrategy: "query",
 		UseMetadata:   &yes,
 	}
-	if !reflect.DeepEqual(c.Config, wantConfig) {
-		t.Errorf("config:\ngot  %+v\nwant %+v", c.Config, wantConfig)
+	if !reflect.DeepEqual(c.config, wantConfig) {
+		t.Errorf("config:\ngot  %+v\nwant %+v", c.config, wantConfig)
 	}
 	if !c.UseMetadata() {
 		t.Errorf("UseMetadata: got false, want true")
 	}
 	t.Run("a collection without references has none", func(t *testing.T) {
 		reg, _ := mustLoad(t, shopFS(), LoadOptions{})
-		if got := mustGet(t, reg, "shopCategories").Config.References; got != nil {
+		if got := mustGet(t, reg, "shopCategories").config.References; got != nil {
 			t.Errorf("references: got %v, want nil", got)
 		}
 	})
@@ -78,9 +78,9 @@ func TestConfigDefaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := mustGet(t, reg, "blogBlogPosts")
-		if c.Config.DisplayName != "Blog Posts" || c.Config.ComponentName != "BlogBlogPostsForm" || c.Config.APIPath != "blog-blogPosts" {
+		if c.config.DisplayName != "Blog Posts" || c.config.ComponentName != "BlogBlogPostsForm" || c.config.APIPath != "blog-blogPosts" {
 			t.Errorf("displayName, componentName, apiPath: got %q, %q, %q, want Blog Posts, BlogBlogPostsForm, blog-blogPosts",
-				c.Config.DisplayName, c.Config.ComponentName, c.Config.APIPath)
+				c.config.DisplayName, c.config.ComponentName, c.config.APIPath)
 		}
 	})
 }
@@ -183,7 +183,7 @@ func TestConfigPrecedence(t *testing.T) {
 		"shopProducts": {Container: "inline", References: overrideRefs, DefaultPagination: &Pagination{SortDirection: "asc"}},
 	}}
 	reg, _ := mustLoad(t, mapFS(files), opts, products)
-	cfg := mustGet(t, reg, "shopProducts").Config
+	cfg := mustGet(t, reg, "shopProducts").config
 
 	tests := []struct {
 		name      string
@@ -224,7 +224,7 @@ func TestConfigPrecedence(t *testing.T) {
 			Sortable:  &Sortable{Enabled: true},
 		}}}
 		reg, _ := mustLoad(t, mapFS(files), opts)
-		cfg := mustGet(t, reg, "shopCategories").Config
+		cfg := mustGet(t, reg, "shopCategories").config
 		wantHierarchy := Hierarchy{Enabled: true, ParentField: "parentCategoryId", PathField: "route", DepthField: "depth", OrderField: "order"}
 		if *cfg.Hierarchy != wantHierarchy {
 			t.Errorf("hierarchy: got %+v, want %+v", *cfg.Hierarchy, wantHierarchy)
@@ -241,7 +241,7 @@ func TestConfigPrecedence(t *testing.T) {
 
 	t.Run("an override keyed by collection name applies", func(t *testing.T) {
 		reg, _ := mustLoad(t, shopFS(), LoadOptions{Overrides: map[string]Config{"categories": {Container: "modal"}}})
-		if got := mustGet(t, reg, "shopCategories").Config.Container; got != "modal" {
+		if got := mustGet(t, reg, "shopCategories").config.Container; got != "modal" {
 			t.Errorf("container: got %q, want modal", got)
 		}
 	})
@@ -307,7 +307,7 @@ func TestRegistry(t *testing.T) {
 	t.Run("All lists the collections in registration order", func(t *testing.T) {
 		var keys []string
 		for _, c := range reg.All() {
-			keys = append(keys, c.Key)
+			keys = append(keys, c.key)
 		}
 		if wantKeys := []string{"shopCategories", "shopProducts"}; !slices.Equal(keys, wantKeys) {
 			t.Errorf("All: got %q, want %q", keys, wantKeys)
@@ -344,7 +344,7 @@ func TestRegistry(t *testing.T) {
 
 	t.Run("a config written and read back keeps its custom keys", func(t *testing.T) {
 		c := mustGet(t, reg, "shopProducts")
-		b, err := json.Marshal(c.Config)
+		b, err := json.Marshal(c.config)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,8 +352,8 @@ func TestRegistry(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(back, c.Config) {
-			t.Errorf("round trip:\ngot  %+v\nwant %+v", back, c.Config)
+		if !reflect.DeepEqual(back, c.config) {
+			t.Errorf("round trip:\ngot  %+v\nwant %+v", back, c.config)
 		}
 	})
 }

@@ -52,9 +52,10 @@
 // "records"); field and layer names are camelCase identifiers. Breaking
 // those rules is an error. The conventions are warnings: dates end in
 // "At", booleans start with "is", "has" or "can", references end in "Id",
-// and names spell words out instead of abbreviating them. [Pluralize],
-// [Singularize] and [IsPlural] implement the English plurals the checks
-// use.
+// and names spell words out instead of abbreviating them. The plural check
+// knows English ("people", "categories", "statuses"; uncountable words such
+// as "news" count as plural); [Load] reports its findings and "kit lint"
+// prints them.
 //
 // # Collection config
 //

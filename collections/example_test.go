@@ -22,8 +22,8 @@ func ExampleLoad() {
 		log.Fatal(err)
 	}
 	products, _ := reg.Get("shopProducts")
-	fmt.Println(products.Key, products.Config.APIPath, products.Table)
-	fmt.Println(products.Config.Container, products.Config.Extra["icon"])
+	fmt.Println(products.Key(), products.APIPath(), products.Table())
+	fmt.Println(products.Config().Container, products.Config().Extra["icon"])
 	for _, w := range warnings {
 		fmt.Println(w)
 	}

@@ -86,8 +86,8 @@ func FuzzLoadSchema(f *testing.F) {
 				t.Errorf("Attribute(%q) is not the listed attribute", a.Name)
 			}
 		}
-		if !columnPattern.MatchString(c.Table) || !validAPIPath(c.Config.APIPath) {
-			t.Errorf("table %q, apiPath %q: want valid names", c.Table, c.Config.APIPath)
+		if !columnPattern.MatchString(c.table) || !validAPIPath(c.config.APIPath) {
+			t.Errorf("table %q, apiPath %q: want valid names", c.table, c.config.APIPath)
 		}
 		if _, err := json.Marshal(c.JSONSchema()); err != nil {
 			t.Errorf("marshal JSON Schema: %v", err)

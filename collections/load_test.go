@@ -64,7 +64,7 @@ func mustGet(t testing.TB, reg *Registry, key string) *Collection {
 	if !ok {
 		keys := []string{}
 		for _, c := range reg.All() {
-			keys = append(keys, c.Key)
+			keys = append(keys, c.key)
 		}
 		t.Fatalf("Get(%q): got false, want the collection (registered: %v)", key, keys)
 	}
@@ -158,7 +158,7 @@ func TestLoadReadsSchemaFiles(t *testing.T) {
 	c := mustGet(t, reg, "shopProducts")
 
 	t.Run("the identity follows the file name and the folder", func(t *testing.T) {
-		got := []string{c.Key, c.Name, c.Layer, c.File, c.Table, c.Config.APIPath}
+		got := []string{c.key, c.name, c.layer, c.file, c.table, c.config.APIPath}
 		wantIdentity := []string{"shopProducts", "products", "shop", "shop/products.json", "shop_products", "shop-products"}
 		if !slices.Equal(got, wantIdentity) {
 			t.Errorf("key, name, layer, file, table, apiPath: got %q, want %q", got, wantIdentity)
@@ -171,7 +171,7 @@ func TestLoadReadsSchemaFiles(t *testing.T) {
 	t.Run("fields keep the file's order and types", func(t *testing.T) {
 		var names []string
 		var types []FieldType
-		for _, f := range c.Fields {
+		for _, f := range c.fields {
 			names = append(names, f.Name)
 			types = append(types, f.Type)
 		}
@@ -186,7 +186,7 @@ func TestLoadReadsSchemaFiles(t *testing.T) {
 	})
 
 	t.Run("meta keys are read", func(t *testing.T) {
-		title, price, desc := c.Fields[0].Meta, c.Fields[3].Meta, c.Fields[1].Meta
+		title, price, desc := c.fields[0].Meta, c.fields[3].Meta, c.fields[1].Meta
 		if !title.Required || title.Label != "Title" || !title.Unique || !title.Index {
 			t.Errorf("title meta: got %+v, want required, label Title, unique, index", title)
 		}
@@ -196,10 +196,10 @@ func TestLoadReadsSchemaFiles(t *testing.T) {
 		if got := price.Default; got != "9.9" {
 			t.Errorf("price default: got %#v, want \"9.9\"", got)
 		}
-		if got, ok := c.Fields[2].Meta.Default.(json.Number); !ok || got != "0" {
-			t.Errorf("stock default: got %#v, want json.Number(\"0\")", c.Fields[2].Meta.Default)
+		if got, ok := c.fields[2].Meta.Default.(json.Number); !ok || got != "0" {
+			t.Errorf("stock default: got %#v, want json.Number(\"0\")", c.fields[2].Meta.Default)
 		}
-		if got := c.Fields[4].Meta.Default; got != true {
+		if got := c.fields[4].Meta.Default; got != true {
 			t.Errorf("isActive default: got %#v, want true", got)
 		}
 		if desc.Area != "main" || desc.DisplayAs != "markdown" {
@@ -208,7 +208,7 @@ func TestLoadReadsSchemaFiles(t *testing.T) {
 	})
 
 	t.Run("a refTarget resolves to the target's registry key", func(t *testing.T) {
-		if got := c.Fields[11].RefTarget; got != "shopCategories" {
+		if got := c.fields[11].RefTarget; got != "shopCategories" {
 			t.Errorf("categoryId refTarget: got %q, want shopCategories", got)
 		}
 	})
@@ -271,13 +271,13 @@ func TestLoadLayers(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reg, _ := mustLoad(t, mapFS(files), tc.opts)
 			c := mustGet(t, reg, tc.wantKey)
-			if c.Config.APIPath != tc.wantAPIPath || c.Table != tc.wantTable {
-				t.Errorf("apiPath, table: got %q, %q, want %q, %q", c.Config.APIPath, c.Table, tc.wantAPIPath, tc.wantTable)
+			if c.config.APIPath != tc.wantAPIPath || c.table != tc.wantTable {
+				t.Errorf("apiPath, table: got %q, %q, want %q, %q", c.config.APIPath, c.table, tc.wantAPIPath, tc.wantTable)
 			}
 			blog := mustGet(t, reg, "blogBlogPosts")
-			if blog.Layer != "blog" || blog.Config.APIPath != tc.wantBlogPath || blog.Table != "blog_blog_posts" {
+			if blog.layer != "blog" || blog.config.APIPath != tc.wantBlogPath || blog.table != "blog_blog_posts" {
 				t.Errorf("blogPosts layer, apiPath, table: got %q, %q, %q, want blog, %q, blog_blog_posts",
-					blog.Layer, blog.Config.APIPath, blog.Table, tc.wantBlogPath)
+					blog.layer, blog.config.APIPath, blog.table, tc.wantBlogPath)
 			}
 			if reg.Len() != 2 {
 				t.Errorf("Len: got %d, want 2 (only .json files outside dot folders)", reg.Len())
@@ -299,8 +299,8 @@ func TestGoDefinitions(t *testing.T) {
 			t.Fatalf("Build: got %v, %v, want no error and no warnings", err, warnings)
 		}
 		c := mustGet(t, reg, "shopCategories")
-		if c.File != "" || c.Table != "shop_categories" || c.Config.APIPath != "shop-categories" {
-			t.Errorf("file, table, apiPath: got %q, %q, %q, want \"\", shop_categories, shop-categories", c.File, c.Table, c.Config.APIPath)
+		if c.file != "" || c.table != "shop_categories" || c.config.APIPath != "shop-categories" {
+			t.Errorf("file, table, apiPath: got %q, %q, %q, want \"\", shop_categories, shop-categories", c.file, c.table, c.config.APIPath)
 		}
 		mustGet(t, reg, "appTags")
 	})
@@ -317,7 +317,7 @@ func TestGoDefinitions(t *testing.T) {
 		fsys := mapFS(map[string]string{"shop/products.json": productsSchema})
 		reg, _ := mustLoad(t, fsys, LoadOptions{}, categories)
 		c := mustGet(t, reg, "shopProducts")
-		if got := c.Config.References["categoryId"]; got != "shopCategories" {
+		if got := c.config.References["categoryId"]; got != "shopCategories" {
 			t.Errorf("references.categoryId: got %q, want shopCategories", got)
 		}
 	})
@@ -328,7 +328,7 @@ func TestGoDefinitions(t *testing.T) {
 			{Name: "categoryId", Type: TypeString, RefTarget: "categories"},
 		}}
 		reg, _ := mustLoad(t, fsys, LoadOptions{}, reviews)
-		if got := mustGet(t, reg, "shopReviews").Fields[0].RefTarget; got != "shopCategories" {
+		if got := mustGet(t, reg, "shopReviews").fields[0].RefTarget; got != "shopCategories" {
 			t.Errorf("refTarget: got %q, want shopCategories", got)
 		}
 	})
@@ -367,7 +367,7 @@ func TestRefTargetResolution(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := mustGet(t, reg, tc.key).Fields[0].RefTarget; got != tc.want {
+			if got := mustGet(t, reg, tc.key).fields[0].RefTarget; got != tc.want {
 				t.Errorf("refTarget: got %q, want %q", got, tc.want)
 			}
 		})
@@ -691,16 +691,16 @@ func TestExternalCollections(t *testing.T) {
 			t.Fatalf("Build: got %v, want nil", err)
 		}
 		c := mustGet(t, reg, "users")
-		if !c.External || c.Layer != ExternalLayer || c.Table != "" || c.Config.APIPath != "users" || c.Config.Layer != ExternalLayer || c.UseMetadata() {
+		if !c.external || c.layer != ExternalLayer || c.table != "" || c.config.APIPath != "users" || c.config.Layer != ExternalLayer || c.UseMetadata() {
 			t.Errorf("got external %v, layer %q, table %q, apiPath %q, config layer %q, useMetadata %v, want true, external, \"\", users, external, false",
-				c.External, c.Layer, c.Table, c.Config.APIPath, c.Config.Layer, c.UseMetadata())
+				c.external, c.layer, c.table, c.config.APIPath, c.config.Layer, c.UseMetadata())
 		}
 	})
 
 	t.Run("a schema file may refTarget an external collection", func(t *testing.T) {
 		fsys := mapFS(map[string]string{"blog/blogPosts.json": `{"authorId": {"type": "string", "refTarget": "users"}}`})
 		reg, _ := mustLoad(t, fsys, LoadOptions{}, users)
-		if got := mustGet(t, reg, "blogBlogPosts").Config.References["authorId"]; got != "users" {
+		if got := mustGet(t, reg, "blogBlogPosts").config.References["authorId"]; got != "users" {
 			t.Errorf("references.authorId: got %q, want users", got)
 		}
 	})

@@ -8,7 +8,7 @@ import (
 )
 
 // This file holds the naming rules of the specification: English
-// pluralization (Pluralize, Singularize, IsPlural) and the checks for
+// pluralization (pluralize, singularize, isPlural) and the checks for
 // collection, field and layer names. The tables below are read-only.
 
 // inflectUncountables are words with no separate plural form. They count as
@@ -132,29 +132,29 @@ var inflectUse = map[string]bool{
 // it (quiz, quizzes).
 var inflectDoubleZ = map[string]bool{"quiz": true, "fez": true, "whiz": true}
 
-// Pluralize returns the English plural of word. In a camelCase word only the
+// pluralize returns the English plural of word. In a camelCase word only the
 // last word is inflected ("blogPost" becomes "blogPosts") and the case of
 // the rest is kept; an all-capitals last word is treated as an acronym
 // ("pageURL" becomes "pageURLs"). Uncountable words ("news", "metadata")
 // and irregular plurals ("people") are returned unchanged.
-func Pluralize(word string) string {
+func pluralize(word string) string {
 	return inflectLastWord(word, pluralizeWord, true)
 }
 
-// Singularize returns the English singular of word, inverting [Pluralize]:
+// singularize returns the English singular of word, inverting [pluralize]:
 // "categories" becomes "category", "statuses" "status", "people" "person"
 // and "blogPosts" "blogPost". Words that are already singular ("status",
 // "address", "analysis") and uncountable words ("news") are returned
 // unchanged.
-func Singularize(word string) string {
+func singularize(word string) string {
 	return inflectLastWord(word, singularizeWord, false)
 }
 
-// IsPlural reports whether word is an English plural: an uncountable word
-// ("news", "equipment"), or a word that [Singularize] changes and
-// [Pluralize] turns back into word ("products", "people", "blogPosts").
+// isPlural reports whether word is an English plural: an uncountable word
+// ("news", "equipment"), or a word that [singularize] changes and
+// [pluralize] turns back into word ("products", "people", "blogPosts").
 // "status", "bus" and "address" are not plural.
-func IsPlural(word string) bool {
+func isPlural(word string) bool {
 	words := splitCamel(word)
 	if len(words) == 0 {
 		return false
@@ -162,8 +162,8 @@ func IsPlural(word string) bool {
 	if inflectUncountables[strings.ToLower(words[len(words)-1])] {
 		return true
 	}
-	s := Singularize(word)
-	return s != word && Pluralize(s) == word
+	s := singularize(word)
+	return s != word && pluralize(s) == word
 }
 
 // inflectLastWord applies inflect to the last camelCase word of word,
@@ -451,9 +451,9 @@ func checkCollectionName(name string) []Finding {
 	}
 	var out []Finding
 	words := splitCamel(name)
-	if !IsPlural(words[len(words)-1]) {
+	if !isPlural(words[len(words)-1]) {
 		out = append(out, Finding{Severity: SeverityError, Message: fmt.Sprintf(
-			"collection name %q must be plural (use %q)", name, Pluralize(name))})
+			"collection name %q must be plural (use %q)", name, pluralize(name))})
 	}
 	for _, msg := range nameAbbreviationProblems("collection name", name, words) {
 		out = append(out, Finding{Severity: SeverityWarning, Message: msg})

@@ -7,7 +7,7 @@ import (
 )
 
 // inflections are singular/plural pairs that must round-trip through
-// Pluralize and Singularize.
+// pluralize and singularize.
 var inflections = []struct{ singular, plural string }{
 	{"product", "products"},
 	{"category", "categories"},
@@ -84,13 +84,13 @@ var inflections = []struct{ singular, plural string }{
 func TestPluralizeAndSingularizeRoundTrip(t *testing.T) {
 	for _, tc := range inflections {
 		t.Run(tc.singular+" pluralizes to "+tc.plural, func(t *testing.T) {
-			if got := Pluralize(tc.singular); got != tc.plural {
-				t.Errorf("Pluralize(%q): got %q, want %q", tc.singular, got, tc.plural)
+			if got := pluralize(tc.singular); got != tc.plural {
+				t.Errorf("pluralize(%q): got %q, want %q", tc.singular, got, tc.plural)
 			}
 		})
 		t.Run(tc.plural+" singularizes to "+tc.singular, func(t *testing.T) {
-			if got := Singularize(tc.plural); got != tc.singular {
-				t.Errorf("Singularize(%q): got %q, want %q", tc.plural, got, tc.singular)
+			if got := singularize(tc.plural); got != tc.singular {
+				t.Errorf("singularize(%q): got %q, want %q", tc.plural, got, tc.singular)
 			}
 		})
 	}
@@ -100,8 +100,8 @@ func TestPluralizeLeavesUncountablesAndPluralsAlone(t *testing.T) {
 	for _, w := range []string{"news", "series", "species", "equipment", "information",
 		"feedback", "software", "metadata", "media", "data", "people", "children", "blogMetadata"} {
 		t.Run(w+" is its own plural", func(t *testing.T) {
-			if got := Pluralize(w); got != w {
-				t.Errorf("Pluralize(%q): got %q, want %q", w, got, w)
+			if got := pluralize(w); got != w {
+				t.Errorf("pluralize(%q): got %q, want %q", w, got, w)
 			}
 		})
 	}
@@ -111,8 +111,8 @@ func TestSingularizeLeavesSingularsAlone(t *testing.T) {
 	for _, w := range []string{"status", "bus", "address", "analysis", "class", "news", "series",
 		"category", "person", "alias", "campus", "axis", "business", "orderStatus", "pageURL"} {
 		t.Run(w+" stays "+w, func(t *testing.T) {
-			if got := Singularize(w); got != w {
-				t.Errorf("Singularize(%q): got %q, want %q", w, got, w)
+			if got := singularize(w); got != w {
+				t.Errorf("singularize(%q): got %q, want %q", w, got, w)
 			}
 		})
 	}
@@ -157,8 +157,8 @@ func TestIsPlural(t *testing.T) {
 			name = tc.word + " is not plural"
 		}
 		t.Run(name, func(t *testing.T) {
-			if got := IsPlural(tc.word); got != tc.want {
-				t.Errorf("IsPlural(%q): got %v, want %v", tc.word, got, tc.want)
+			if got := isPlural(tc.word); got != tc.want {
+				t.Errorf("isPlural(%q): got %v, want %v", tc.word, got, tc.want)
 			}
 		})
 	}

@@ -31,7 +31,7 @@ const (
 )
 
 // QueryLimits bounds what one list request may ask for. Zero fields take
-// the defaults in parentheses.
+// the defaults in parentheses, those of [DefaultQueryLimits].
 type QueryLimits struct {
 	MaxPageSize    int // (100)
 	MaxFilterBytes int // (4096)
@@ -41,18 +41,34 @@ type QueryLimits struct {
 	MaxSearchBytes int // (256)
 }
 
-func (l QueryLimits) withDefaults() QueryLimits {
+// DefaultQueryLimits returns the limits a zero QueryLimits field stands
+// for. It is the one place they are set.
+func DefaultQueryLimits() QueryLimits {
+	return QueryLimits{
+		MaxPageSize:    100,
+		MaxFilterBytes: 4096,
+		MaxConditions:  50,
+		MaxInValues:    100,
+		MaxSortKeys:    4,
+		MaxSearchBytes: 256,
+	}
+}
+
+// WithDefaults returns l with every field that is zero or negative set to
+// its default from [DefaultQueryLimits]. The result has no zero field.
+func (l QueryLimits) WithDefaults() QueryLimits {
+	d := DefaultQueryLimits()
 	def := func(v *int, d int) {
 		if *v <= 0 {
 			*v = d
 		}
 	}
-	def(&l.MaxPageSize, 100)
-	def(&l.MaxFilterBytes, 4096)
-	def(&l.MaxConditions, 50)
-	def(&l.MaxInValues, 100)
-	def(&l.MaxSortKeys, 4)
-	def(&l.MaxSearchBytes, 256)
+	def(&l.MaxPageSize, d.MaxPageSize)
+	def(&l.MaxFilterBytes, d.MaxFilterBytes)
+	def(&l.MaxConditions, d.MaxConditions)
+	def(&l.MaxInValues, d.MaxInValues)
+	def(&l.MaxSortKeys, d.MaxSortKeys)
+	def(&l.MaxSearchBytes, d.MaxSearchBytes)
 	return l
 }
 
@@ -129,9 +145,9 @@ func qerr(param, format string, args ...any) *QueryError {
 // come from the collection's defaultPagination, else page 1 of 20 newest
 // first. Unknown parameters are ignored (hosts add their own).
 func (c *Collection) ParseListQuery(v url.Values, lim QueryLimits) (ListQuery, error) {
-	lim = lim.withDefaults()
+	lim = lim.WithDefaults()
 	q := ListQuery{Page: 1, PageSize: 20}
-	if p := c.Config.DefaultPagination; p != nil {
+	if p := c.config.DefaultPagination; p != nil {
 		if p.CurrentPage > 0 {
 			q.Page = p.CurrentPage
 		}

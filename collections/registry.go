@@ -28,7 +28,7 @@ func (r *Registry) ByAPIPath(apiPath string) (*Collection, bool) {
 		return nil, false
 	}
 	for _, c := range r.order {
-		if c.Config.APIPath == apiPath {
+		if c.config.APIPath == apiPath {
 			return c, true
 		}
 	}
@@ -61,10 +61,10 @@ func (r *Registry) MarshalJSON() ([]byte, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			k, _ := json.Marshal(c.Key)
+			k, _ := json.Marshal(c.key)
 			b.Write(k)
 			b.WriteByte(':')
-			v, err := json.Marshal(c.Config)
+			v, err := json.Marshal(c.config)
 			if err != nil {
 				return nil, err
 			}

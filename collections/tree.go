@@ -38,8 +38,8 @@ var arrangeRoles = []string{"member", "admin", "owner"}
 // IsTree reports whether records form a tree (hierarchy enabled on a
 // stored collection).
 func (c *Collection) IsTree() bool {
-	h := c.Config.Hierarchy
-	return !c.External && h != nil && h.Enabled
+	h := c.config.Hierarchy
+	return !c.external && h != nil && h.Enabled
 }
 
 // IsOrdered reports whether records have a manual order kept by kit: a
@@ -49,8 +49,8 @@ func (c *Collection) IsOrdered() bool {
 	if c.IsTree() {
 		return true
 	}
-	s := c.Config.Sortable
-	return !c.External && s != nil && s.Enabled
+	s := c.config.Sortable
+	return !c.external && s != nil && s.Enabled
 }
 
 // ManagedAttribute returns the attribute that plays role m, when the
@@ -70,10 +70,10 @@ func (c *Collection) ManagedAttribute(m Managed) (*Attribute, bool) {
 // rule applies.
 func (c *Collection) ArrangeRole() string {
 	if c.IsTree() {
-		return c.Config.Hierarchy.MoveRole
+		return c.config.Hierarchy.MoveRole
 	}
 	if c.IsOrdered() {
-		return c.Config.Sortable.ReorderRole
+		return c.config.Sortable.ReorderRole
 	}
 	return ""
 }
@@ -92,7 +92,7 @@ type managedSpec struct {
 func managedSpecs(c *Collection) []managedSpec {
 	switch {
 	case c.IsTree():
-		h := c.Config.Hierarchy
+		h := c.config.Hierarchy
 		return []managedSpec{
 			{"hierarchy.parentField", h.ParentField, ManagedParent, TypeString},
 			{"hierarchy.pathField", h.PathField, ManagedPath, TypeString},
@@ -100,7 +100,7 @@ func managedSpecs(c *Collection) []managedSpec {
 			{"hierarchy.orderField", h.OrderField, ManagedOrder, TypeNumber},
 		}
 	case c.IsOrdered():
-		return []managedSpec{{"sortable.orderField", c.Config.Sortable.OrderField, ManagedOrder, TypeNumber}}
+		return []managedSpec{{"sortable.orderField", c.config.Sortable.OrderField, ManagedOrder, TypeNumber}}
 	}
 	return nil
 }
@@ -123,14 +123,14 @@ func (c *Collection) indexManaged() {
 // schema that defines one is an error naming the field), and the roles
 // of moveRole and reorderRole.
 func checkManaged(c *Collection) []Finding {
-	if c.External {
+	if c.external {
 		return nil
 	}
 	var findings []Finding
 	add := func(field string, sev Severity, format string, args ...any) {
-		findings = append(findings, Finding{File: c.File, Collection: c.Name, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
+		findings = append(findings, Finding{File: c.file, Collection: c.name, Field: field, Severity: sev, Message: fmt.Sprintf(format, args...)})
 	}
-	if h, s := c.Config.Hierarchy, c.Config.Sortable; h != nil && h.Enabled && s != nil && s.Enabled {
+	if h, s := c.config.Hierarchy, c.config.Sortable; h != nil && h.Enabled && s != nil && s.Enabled {
 		add("", SeverityWarning, "sortable is ignored: the hierarchy already orders siblings by hierarchy.orderField %q", h.OrderField)
 	}
 	oneOfRoles := func(prop, v string) {
@@ -144,10 +144,10 @@ func checkManaged(c *Collection) []Finding {
 		}
 		add("", SeverityError, "%s %q must be one of %s (or empty for the update rule)", prop, v, strings.Join(arrangeRoles, ", "))
 	}
-	if h := c.Config.Hierarchy; h != nil {
+	if h := c.config.Hierarchy; h != nil {
 		oneOfRoles("hierarchy.moveRole", h.MoveRole)
 	}
-	if s := c.Config.Sortable; s != nil {
+	if s := c.config.Sortable; s != nil {
 		oneOfRoles("sortable.reorderRole", s.ReorderRole)
 	}
 	fields := map[string]bool{}
@@ -155,7 +155,7 @@ func checkManaged(c *Collection) []Finding {
 	for _, sf := range systemFields {
 		columns[ColumnName(sf.Name)] = sf.Name
 	}
-	for _, f := range c.Fields {
+	for _, f := range c.fields {
 		fields[f.Name] = true
 		columns[ColumnName(f.Name)] = f.Name
 	}
@@ -196,7 +196,7 @@ func checkManaged(c *Collection) []Finding {
 func (c *Collection) managedSchema(a *Attribute) map[string]any {
 	switch a.Managed {
 	case ManagedParent:
-		return map[string]any{"type": []any{"string", "null"}, "x-refTarget": c.Key,
+		return map[string]any{"type": []any{"string", "null"}, "x-refTarget": c.key,
 			"description": "the parent record (null for a root); set on create, changed with the move endpoint"}
 	case ManagedPath:
 		return map[string]any{"type": "string", "readOnly": true,
@@ -229,10 +229,10 @@ func managedValue(a *Attribute, v any) (val any, ok bool, msg string) {
 // of an update.
 func (c *Collection) managedUpdateMessage(a *Attribute) string {
 	if !c.IsTree() {
-		return "is kept by kit; change the order with PATCH /teams/{team}/" + c.Config.APIPath + "/reorder"
+		return "is kept by kit; change the order with PATCH /teams/{team}/" + c.config.APIPath + "/reorder"
 	}
-	base := "/teams/{team}/" + c.Config.APIPath
-	parent, order := c.Config.Hierarchy.ParentField, c.Config.Hierarchy.OrderField
+	base := "/teams/{team}/" + c.config.APIPath
+	parent, order := c.config.Hierarchy.ParentField, c.config.Hierarchy.OrderField
 	if a.Managed == ManagedOrder {
 		return fmt.Sprintf("is kept by kit; change it with PATCH %s/{id}/move {%q, %q} or PATCH %s/reorder", base, parent, order, base)
 	}

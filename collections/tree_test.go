@@ -191,7 +191,7 @@ func TestManagedFieldLoadErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		c, _ := reg.Get("docsFolders")
-		if h := c.Config.Hierarchy; h.MoveRole != "admin" || h.OrderField != "position" || c.ArrangeRole() != "admin" {
+		if h := c.config.Hierarchy; h.MoveRole != "admin" || h.OrderField != "position" || c.ArrangeRole() != "admin" {
 			t.Errorf("got %+v, want moveRole admin and orderField position", *h)
 		}
 	})

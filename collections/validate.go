@@ -136,8 +136,8 @@ func (c *Collection) compileValidator() error {
 	}
 	doc := map[string]any{
 		"$schema":              "https://json-schema.org/draft/2020-12/schema",
-		"$id":                  "kit:collections/" + c.Key,
-		"title":                c.Config.DisplayName,
+		"$id":                  "kit:collections/" + c.key,
+		"title":                c.config.DisplayName,
 		"type":                 "object",
 		"properties":           props,
 		"additionalProperties": false,
@@ -147,10 +147,10 @@ func (c *Collection) compileValidator() error {
 	}
 	c.valid = &validator{doc: doc}
 	var err error
-	if c.valid.create, err = compileSchema(c.Key+"/create", writeProps, required); err != nil {
+	if c.valid.create, err = compileSchema(c.key+"/create", writeProps, required); err != nil {
 		return err
 	}
-	c.valid.update, err = compileSchema(c.Key+"/update", writeProps, nil)
+	c.valid.update, err = compileSchema(c.key+"/update", writeProps, nil)
 	return err
 }
 
@@ -232,8 +232,8 @@ func (c *Collection) validateBody(body map[string]any, create bool) (map[string]
 		in[k] = v
 	}
 	if create {
-		for i := range c.Fields {
-			f := &c.Fields[i]
+		for i := range c.fields {
+			f := &c.fields[i]
 			if _, ok := in[f.Name]; !ok && f.Meta.Default != nil {
 				in[f.Name] = f.Meta.Default
 			}

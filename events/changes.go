@@ -146,9 +146,9 @@ func diff(c *collections.Collection, before, after, set map[string]any) ([]Chang
 func fieldOrder(c *collections.Collection, vals map[string]any) []string {
 	out := make([]string, 0, len(vals))
 	if c != nil {
-		for i := range c.Fields {
-			if _, ok := vals[c.Fields[i].Name]; ok && !autoFields[c.Fields[i].Name] {
-				out = append(out, c.Fields[i].Name)
+		for _, f := range c.AllFields() {
+			if _, ok := vals[f.Name]; ok && !autoFields[f.Name] {
+				out = append(out, f.Name)
 			}
 		}
 	}

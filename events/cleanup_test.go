@@ -1,10 +1,8 @@
 package events_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -182,48 +180,5 @@ func TestRetention(t *testing.T) {
 				}
 			}
 		})
-	})
-}
-
-func TestCleanupCommand(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		cases := []struct {
-			name   string
-			args   []string
-			code   int
-			stdout string
-			stderr string
-			left   int
-		}{
-			{"a dry run prints what a run would delete and deletes nothing", []string{"cleanup", "--dry-run"}, 0, "dry run: would delete 4 events; 6 would remain, the oldest from ", "", 10},
-			{"a run deletes with the configured retention", []string{"cleanup"}, 0, "deleted 4 events; 6 remain, the oldest from ", "", 6},
-			{"flags override the configured retention", []string{"cleanup", "--max-events", "3"}, 0, "deleted 7 events; 3 remain", "", 3},
-			{"--retention-days 0 deletes everything", []string{"cleanup", "--retention-days=0"}, 0, "deleted 10 events; 0 remain\n", "", 0},
-			{"help prints the usage", []string{"help"}, 0, "kit events cleanup [--dry-run]", "", 10},
-			{"no command is a usage error", nil, 2, "", "Usage:", 10},
-			{"an unknown command is a usage error", []string{"purge"}, 2, "", "Usage:", 10},
-			{"an unknown flag is a usage error", []string{"cleanup", "--force"}, 2, "", "-force", 10},
-			{"an extra argument is a usage error", []string{"cleanup", "now"}, 2, "", `unexpected argument "now"`, 10},
-		}
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				t.Parallel() // each case has its own world
-				w, _ := cleanupWorld(t, e, events.Config{})
-				var stdout, stderr bytes.Buffer
-				code := events.Command(context.Background(), w.tr, tc.args, &stdout, &stderr)
-				if code != tc.code {
-					t.Errorf("exit status: got %d, want %d (stderr %s)", code, tc.code, stderr.String())
-				}
-				if !strings.Contains(stdout.String(), tc.stdout) || (tc.stdout == "" && stdout.Len() > 0) {
-					t.Errorf("stdout: got %q, want %q", stdout.String(), tc.stdout)
-				}
-				if !strings.Contains(stderr.String(), tc.stderr) || (tc.stderr == "" && stderr.Len() > 0) {
-					t.Errorf("stderr: got %q, want %q", stderr.String(), tc.stderr)
-				}
-				if n := w.count(t, "kit_events"); n != tc.left {
-					t.Errorf("events left: got %d, want %d", n, tc.left)
-				}
-			})
-		}
 	})
 }

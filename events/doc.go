@@ -106,8 +106,8 @@
 // nothing. [Tracker.StartRetention] runs it periodically: instances
 // sharing a database claim each period through kit's periodic record
 // ([kit.Kit.ClaimPeriod]), so they clean up once per interval between
-// them; Retention.Lock replaces that claim with your own. [Command] is the
-// "kit events cleanup [--dry-run]" command line.
+// them; Retention.Lock replaces that claim with your own. The kit command
+// runs a cleanup from the shell: "kit events cleanup [--dry-run]".
 //
 // # Storage
 //
@@ -127,10 +127,3 @@
 // stable; the query API and the user enrichment may change between beta
 // versions. The add-on requires kit's collection layer.
 package events
-
-// Version is the add-on's version.
-const Version = "0.1.0"
-
-// Stability is the add-on's stability label (Stable, Beta or
-// Experimental).
-const Stability = "Beta"

@@ -92,10 +92,10 @@ func (t *Tracker) mutationOf(ctx context.Context, teamID, userID string, o Track
 	key := o.Collection
 	if o.Collection == "" {
 		bad["collection"] = "is required"
-	} else if c, ok := t.k.Collections().Get(o.Collection); ok && !c.External {
-		key = c.Key
-	} else if c, ok := t.k.Collections().ByAPIPath(o.Collection); ok && !c.External {
-		key = c.Key
+	} else if c, ok := t.k.Collections().Get(o.Collection); ok && !c.External() {
+		key = c.Key()
+	} else if c, ok := t.k.Collections().ByAPIPath(o.Collection); ok && !c.External() {
+		key = c.Key()
 	} else {
 		bad["collection"] = "names no registered collection"
 	}

@@ -8,9 +8,9 @@ import (
 	"github.com/collectionkit/kit/collections"
 )
 
-// TransformFailedMessage starts the log message of every proxy transform
+// transformFailedMessage starts the log message of every proxy transform
 // that fails for an item (spec: useCollectionProxy).
-const TransformFailedMessage = "[useCollectionProxy] Transform failed for item"
+const transformFailedMessage = "[useCollectionProxy] Transform failed for item"
 
 // ProxiedEndpoint returns the endpoint a collection's items come from:
 // cfg.Proxy.SourceEndpoint when the proxy is enabled (and names one), else
@@ -35,9 +35,10 @@ func ProxiedEndpoint(cfg collections.Config, apiPath string) string {
 // When the transform fails for an item (it returns an error, panics, or
 // returns an object without a non-empty string "id" and a string "title"),
 // the failure is logged to slog.Default() at warning level with a message
-// starting [TransformFailedMessage], and the item stays unchanged; the other
-// items are still transformed. The transform gets a copy of each item, so a
-// failed transform cannot leave an item half-changed.
+// starting "[useCollectionProxy] Transform failed for item" (the spec's
+// text), and the item stays unchanged; the other items are still
+// transformed. The transform gets a copy of each item, so a failed
+// transform cannot leave an item half-changed.
 func ApplyTransform(data any, cfg collections.Config) any {
 	return applyTransform(context.Background(), slog.Default(), cfg.Name, data, cfg.Proxy, nil)
 }
@@ -141,7 +142,7 @@ func (t transformer) fail(index int, id any, err error) {
 	if id != nil {
 		attrs = append(attrs, slog.Any("id", id))
 	}
-	t.logger.WarnContext(t.ctx, TransformFailedMessage, attrs...)
+	t.logger.WarnContext(t.ctx, transformFailedMessage, attrs...)
 }
 
 // deepCopy copies the objects and arrays of a decoded JSON value.

@@ -13,6 +13,9 @@ import (
 	"github.com/collectionkit/kit/external"
 )
 
+// transformFailedLog is the message the spec fixes for a failed transform.
+const transformFailedLog = "[useCollectionProxy] Transform failed for item"
+
 func TestProxiedEndpoint(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -290,7 +293,7 @@ func TestProxyTransformFailures(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			before := len(f.logLines(external.TransformFailedMessage))
+			before := len(f.logLines(transformFailedLog))
 			res := f.get(t, c.path, "mia")
 			if res.status != 200 {
 				t.Fatalf("got status %d, want 200 (body %s)", res.status, res.body)
@@ -307,7 +310,7 @@ func TestProxyTransformFailures(t *testing.T) {
 					t.Errorf("%s: got %v, want the source record unchanged", placeholder, it)
 				}
 			}
-			lines := f.logLines(external.TransformFailedMessage)[before:]
+			lines := f.logLines(transformFailedLog)[before:]
 			if len(lines) != len(c.failures) {
 				t.Fatalf("got %d failure lines, want %d:\n%s", len(lines), len(c.failures), strings.Join(lines, "\n"))
 			}

@@ -43,7 +43,7 @@ func Register(ctx context.Context, k *kit.Kit, cols ...*Collection) error {
 			return errors.New("external: Register got a nil *Collection")
 		}
 		if have, ok := k.Collections().Get(c.Name()); ok {
-			if !have.External {
+			if !have.External() {
 				return fmt.Errorf("external: collection %q: the name is the registry key of a stored collection", c.Name())
 			}
 			continue
@@ -73,13 +73,14 @@ func mountRoutes(k *kit.Kit, c *Collection) {
 	if !ok {
 		return
 	}
-	proxied := reg.Config.Proxy != nil && reg.Config.Proxy.Enabled
+	p := reg.Proxy()
+	proxied := p != nil && p.Enabled
 	if !proxied && c.cfg.Handler == nil {
 		return
 	}
 	rt := &route{k: k, col: c}
 	h := k.Auth().RequireTeamMember()(rt)
-	path := "/teams/{team}/" + reg.Config.APIPath
+	path := "/teams/{team}/" + reg.APIPath()
 	k.Handle(http.MethodGet, path, h)
 	k.Handle(http.MethodGet, path+"/{id}", h)
 }
@@ -96,17 +97,16 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The config is read per request: kit.Config.Collections and
 	// kit.config.json may override what the definition said.
 	reg, ok := rt.k.Collections().Get(rt.col.Name())
-	if !ok || !reg.External {
+	if !ok || !reg.External() {
 		writeError(w, r, logger, kit.ErrUnknownCollection)
 		return
 	}
-	cfg := reg.Config
-	if r.PathValue("id") != "" && cfg.FetchStrategy != "restful" {
+	if r.PathValue("id") != "" && reg.FetchStrategy() != "restful" {
 		writeError(w, r, logger, errWrongStrategy)
 		return
 	}
-	if cfg.Proxy != nil && cfg.Proxy.Enabled {
-		rt.serveProxy(w, r, cfg)
+	if p := reg.Proxy(); p != nil && p.Enabled {
+		rt.serveProxy(w, r, reg.APIPath(), p)
 		return
 	}
 	if rt.col.cfg.Handler == nil {
@@ -129,7 +129,7 @@ var errProxyLoop = &kit.Error{Status: http.StatusLoopDetected, Message: "proxy l
 // context and headers, so it authorizes the same caller exactly as a
 // direct request: a proxy never widens access. The source's refusals and
 // errors are relayed unchanged.
-func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, cfg collections.Config) {
+func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, apiPath string, p *collections.Proxy) {
 	logger := rt.k.Logger()
 	ctx := r.Context()
 	hops, _ := ctx.Value(proxyHopsKey{}).(int)
@@ -158,7 +158,7 @@ func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, cfg collecti
 		}
 	}
 
-	target := rt.k.Prefix() + "/teams/" + url.PathEscape(acc.Team.ID) + "/" + ProxiedEndpoint(cfg, cfg.APIPath)
+	target := rt.k.Prefix() + "/teams/" + url.PathEscape(acc.Team.ID) + "/" + ProxiedEndpoint(collections.Config{Proxy: p}, apiPath)
 	if rawQuery != "" {
 		target += "?" + rawQuery
 	}
@@ -184,7 +184,7 @@ func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, cfg collecti
 			Err: fmt.Errorf("external: %q: proxied %s: %w", rt.col.Name(), sub.URL.Path, err)})
 		return
 	}
-	data = applyTransform(ctx, logger, rt.col.Name(), data, cfg.Proxy, rt.col.ValidateItem)
+	data = applyTransform(ctx, logger, rt.col.Name(), data, p, rt.col.ValidateItem)
 	if ids == nil {
 		kit.WriteJSON(w, http.StatusOK, data)
 		return

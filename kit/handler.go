@@ -27,11 +27,24 @@ type router struct {
 // Handler returns the HTTP API, serving under Config.Prefix (default
 // "/api"): mount it with mux.Handle("/api/", k.Handler()). Every response,
 // errors included, is JSON; see the README's reference table.
+// Config.Middleware wraps the whole handler once: each request, whatever
+// route, 404 or 405 it meets, passes each middleware exactly once.
 func (k *Kit) Handler() http.Handler {
 	k.routerOnce.Do(k.registerCoreRoutes)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return k.handler
+}
+
+// buildHandler composes the handler Handler returns: Config.Middleware
+// (outermost first), then request facts and panic recovery, then the
+// routes of the moment.
+func (k *Kit) buildHandler() http.Handler {
+	var h http.Handler = k.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k.router.mux.Load().ServeHTTP(w, r)
-	})
+	}))
+	for i := len(k.cfg.Middleware) - 1; i >= 0; i-- {
+		h = k.cfg.Middleware[i](h)
+	}
+	return h
 }
 
 // Auth returns the team helpers configured with kit's Directory and
@@ -60,7 +73,7 @@ func (k *Kit) HandleTeam(method, path string, h TeamHandlerFunc) {
 }
 
 // Handle adds a route at Prefix + path (for example "/admin/reports") that
-// is served with Config.Middleware, JSON 404/405 answers and panic
+// is served behind Config.Middleware, with JSON 404/405 answers and panic
 // recovery, but no authentication: wrap h with Auth()'s guards.
 func (k *Kit) Handle(method, path string, h http.Handler) {
 	k.handle(method, "/"+strings.TrimPrefix(path, "/"), h)
@@ -91,11 +104,11 @@ func (rt *router) add(k *Kit, method, pattern string, h http.Handler) {
 	// routes is small and changes only at setup.
 	mux := http.NewServeMux()
 	for p, methods := range rt.routes {
-		mux.Handle(p, k.wrap(dispatch(k, methods)))
+		mux.Handle(p, dispatch(k, methods))
 	}
-	mux.Handle("/", k.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k.WriteError(w, r, &Error{Status: http.StatusNotFound, Message: "no such route"})
-	})))
+	}))
 	rt.mux.Store(mux)
 }
 
@@ -121,10 +134,10 @@ func dispatch(k *Kit, methods map[string]http.Handler) http.Handler {
 	})
 }
 
-// wrap adds what every route gets: request facts and correlation id in the
-// context, no caching, panic recovery, then Config.Middleware outermost.
+// wrap adds what every request gets: request facts and correlation id in
+// the context, no caching, panic recovery.
 func (k *Kit) wrap(h http.Handler) http.Handler {
-	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := RequestInfo{
 			CorrelationID: correlationID(r.Header.Get("X-Correlation-Id")),
 			UserAgent:     r.UserAgent(),
@@ -147,11 +160,6 @@ func (k *Kit) wrap(h http.Handler) http.Handler {
 		}()
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
-	var out http.Handler = inner
-	for i := len(k.cfg.Middleware) - 1; i >= 0; i-- {
-		out = k.cfg.Middleware[i](out)
-	}
-	return out
 }
 
 // correlationID keeps a client's X-Correlation-Id when it is short and

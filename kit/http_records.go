@@ -49,7 +49,7 @@ func (k *Kit) collectionRoute(serve func(http.ResponseWriter, *http.Request, col
 			return
 		}
 		c, ok := k.Collections().ByAPIPath(r.PathValue("apiPath"))
-		if !ok || c.External {
+		if !ok || c.External() {
 			k.WriteError(w, r, ErrUnknownCollection)
 			return
 		}
@@ -64,11 +64,11 @@ func (k *Kit) collectionRoute(serve func(http.ResponseWriter, *http.Request, col
 
 func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionCall) {
 	q := r.URL.Query()
-	recs := k.Records(call.c.Key)
+	recs := k.Records(call.c.Key())
 	if _, hasIDs := q["ids"]; hasIDs {
 		// The query fetch strategy: ?ids=a,b answers a JSON array in the
 		// order asked, leaving out ids that are not the team's.
-		ids, err := collections.ParseIDs(q.Get("ids"), k.maxIDs())
+		ids, err := collections.ParseIDs(q.Get("ids"), k.limits.MaxInValues)
 		if err != nil {
 			k.WriteError(w, r, err)
 			return
@@ -95,7 +95,7 @@ func (k *Kit) serveCreate(w http.ResponseWriter, r *http.Request, call collectio
 		k.WriteError(w, r, err)
 		return
 	}
-	rec, err := k.Records(call.c.Key).Create(r.Context(), call.actor, body)
+	rec, err := k.Records(call.c.Key()).Create(r.Context(), call.actor, body)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
@@ -108,11 +108,11 @@ func (k *Kit) serveCreate(w http.ResponseWriter, r *http.Request, call collectio
 var errWrongStrategy = &Error{Status: http.StatusNotFound, Message: "record not found: this collection fetches single items with ?ids=<id> (fetchStrategy query)"}
 
 func (k *Kit) serveGet(w http.ResponseWriter, r *http.Request, call collectionCall) {
-	if call.c.Config.FetchStrategy != "restful" {
+	if call.c.FetchStrategy() != "restful" {
 		k.WriteError(w, r, errWrongStrategy)
 		return
 	}
-	rec, err := k.Records(call.c.Key).Get(r.Context(), call.actor, r.PathValue("id"))
+	rec, err := k.Records(call.c.Key()).Get(r.Context(), call.actor, r.PathValue("id"))
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
@@ -126,7 +126,7 @@ func (k *Kit) serveUpdate(w http.ResponseWriter, r *http.Request, call collectio
 		k.WriteError(w, r, err)
 		return
 	}
-	rec, err := k.Records(call.c.Key).Update(r.Context(), call.actor, r.PathValue("id"), body)
+	rec, err := k.Records(call.c.Key()).Update(r.Context(), call.actor, r.PathValue("id"), body)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
@@ -135,7 +135,7 @@ func (k *Kit) serveUpdate(w http.ResponseWriter, r *http.Request, call collectio
 }
 
 func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectionCall) {
-	if err := k.Records(call.c.Key).Delete(r.Context(), call.actor, r.PathValue("id")); err != nil {
+	if err := k.Records(call.c.Key()).Delete(r.Context(), call.actor, r.PathValue("id")); err != nil {
 		k.WriteError(w, r, err)
 		return
 	}
@@ -159,7 +159,7 @@ func (k *Kit) serveSuperAdminGet(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		c, ok = k.Collections().ByAPIPath(name)
 	}
-	if !ok || c.External {
+	if !ok || c.External() {
 		k.WriteError(w, r, ErrUnknownCollection)
 		return
 	}

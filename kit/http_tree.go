@@ -85,7 +85,7 @@ func (k *Kit) serveMove(w http.ResponseWriter, r *http.Request, call collectionC
 		k.WriteError(w, r, &ValidationError{Fields: bad})
 		return
 	}
-	rec, err := k.Records(call.c.Key).Move(r.Context(), call.actor, r.PathValue("id"), parent, order)
+	rec, err := k.Records(call.c.Key()).Move(r.Context(), call.actor, r.PathValue("id"), parent, order)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
@@ -165,7 +165,7 @@ func (k *Kit) serveReorder(w http.ResponseWriter, r *http.Request, call collecti
 		k.WriteError(w, r, &ValidationError{Fields: bad})
 		return
 	}
-	recs, err := k.Records(call.c.Key).reorder(r.Context(), call.actor, ids, updates)
+	recs, err := k.Records(call.c.Key()).reorder(r.Context(), call.actor, ids, updates)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
@@ -190,7 +190,7 @@ func (k *Kit) serveTree(w http.ResponseWriter, r *http.Request, call collectionC
 		k.WriteError(w, r, &QueryError{Param: "root", Message: "must be a record id"})
 		return
 	}
-	recs, err := k.Records(call.c.Key).tree(r.Context(), call.actor, root, MaxTreeNodes)
+	recs, err := k.Records(call.c.Key()).tree(r.Context(), call.actor, root, MaxTreeNodes)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return

@@ -57,16 +57,17 @@ type Config struct {
 	// change fails with ErrSchemaDrift.
 	AllowDestructiveSchemaChanges bool
 
-	// Limits bounds list requests (page size 100, filter 4 KiB and 50
-	// conditions, 100 ids or in-values, 4 sort keys by default).
+	// Limits bounds list requests; zero fields take the defaults of
+	// [collections.DefaultQueryLimits].
 	Limits collections.QueryLimits
 
 	// Prefix is where Handler serves the API. Default "/api".
 	Prefix string
 	// MaxBodyBytes limits request bodies. Default 1 MiB.
 	MaxBodyBytes int64
-	// Middleware wraps every API route (outermost first), for rate
-	// limiters, logging, CORS.
+	// Middleware wraps the whole API handler once (outermost first), for
+	// rate limiters, logging, CORS: every request Handler serves, unknown
+	// routes and wrong methods included, passes each middleware once.
 	Middleware []func(http.Handler) http.Handler
 	// Directory looks up teams, users and memberships. Default: kit's own
 	// tables (teamauth.Store on DB).
@@ -92,12 +93,11 @@ type Kit struct {
 	store   *store.Store
 	auth    *teamauth.Store
 	logger  *slog.Logger
-	limits  collections.QueryLimits
-	regMu   sync.Mutex // serializes Register
+	limits  collections.QueryLimits // Config.Limits, defaults filled in
+	regMu   sync.Mutex              // serializes Register
 	reg     atomic.Pointer[collections.Registry]
 	defs    []collections.Definition
 	fileFS  fs.FS
-	lint    []collections.Finding
 	closed  atomic.Bool
 	hooksMu sync.RWMutex
 	txHooks []MutationTxFunc
@@ -105,6 +105,7 @@ type Kit struct {
 
 	routerOnce sync.Once
 	router     router
+	handler    http.Handler // built once by Open: see buildHandler
 	teamAuth   *teamauth.Auth
 }
 
@@ -115,7 +116,7 @@ type Kit struct {
 // a table that drifted from its definition is a *DriftError (errors.Is
 // ErrSchemaDrift). ctx bounds only the opening; the Kit outlives it.
 func Open(ctx context.Context, cfg Config) (*Kit, error) {
-	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
+	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits.WithDefaults(), fileFS: cfg.Schemas}
 	if k.logger == nil {
 		k.logger = slog.Default()
 	}
@@ -154,6 +155,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth})
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
+	k.handler = k.buildHandler()
 	if err := k.migrate(ctx); err != nil {
 		k.closeDB()
 		return nil, err
@@ -204,7 +206,6 @@ func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
 	}
 	k.store.Warm(ctx, reg)
 	k.defs = defs
-	k.lint = warnings
 	for _, w := range warnings {
 		k.logger.Warn("kit: schema lint", slog.String("finding", w.String()))
 	}
@@ -236,9 +237,6 @@ func (k *Kit) MustRegister(ctx context.Context, defs ...collections.Definition) 
 // replaces it.
 func (k *Kit) Collections() *collections.Registry { return k.reg.Load() }
 
-// Lint returns the naming-convention warnings of the loaded schemas.
-func (k *Kit) Lint() []collections.Finding { return append([]collections.Finding(nil), k.lint...) }
-
 // DB returns the database kit stores in.
 func (k *Kit) DB() *bun.DB { return k.db }
 
@@ -246,17 +244,9 @@ func (k *Kit) DB() *bun.DB { return k.db }
 // default Directory).
 func (k *Kit) Accounts() *teamauth.Store { return k.auth }
 
-// Limits returns the list-query limits in force (defaults filled in).
-func (k *Kit) Limits() collections.QueryLimits {
-	l := k.limits
-	if l.MaxInValues <= 0 {
-		l.MaxInValues = 100
-	}
-	if l.MaxPageSize <= 0 {
-		l.MaxPageSize = 100
-	}
-	return l
-}
+// Limits returns the list-query limits in force: Config.Limits with every
+// zero field set to its default, so no field is zero.
+func (k *Kit) Limits() collections.QueryLimits { return k.limits }
 
 // Dev reports whether Config.Dev is on.
 func (k *Kit) Dev() bool { return k.cfg.Dev }
@@ -289,7 +279,7 @@ func (k *Kit) collection(key string) (*collections.Collection, error) {
 		return nil, ErrClosed
 	}
 	c, ok := k.Collections().Get(key)
-	if !ok || c.External {
+	if !ok || c.External() {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownCollection, key)
 	}
 	return c, nil

@@ -132,17 +132,10 @@ func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record,
 	if err != nil {
 		return nil, err
 	}
-	if max := r.k.maxIDs(); len(ids) > max {
+	if max := r.k.limits.MaxInValues; len(ids) > max {
 		return nil, &QueryError{Param: "ids", Message: fmt.Sprintf("must name at most %d ids", max)}
 	}
 	return r.k.store.GetMany(ctx, r.k.db, c, a.TeamID, ids)
-}
-
-func (k *Kit) maxIDs() int {
-	if k.limits.MaxInValues > 0 {
-		return k.limits.MaxInValues
-	}
-	return 100
 }
 
 // Create validates data, stores it as a new record of the actor's team and
@@ -176,7 +169,7 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 			rec[at.Name] = nil
 		}
 	}
-	m := r.k.newMutation(ctx, OpCreate, c.Key, a, started)
+	m := r.k.newMutation(ctx, OpCreate, c.Key(), a, started)
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		// Trees and sortable collections: the parent is checked and the
 		// path, depth and order computed (the record goes last).
@@ -244,7 +237,7 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 		for k, v := range set {
 			result[k] = v
 		}
-		m = r.k.newMutation(ctx, OpUpdate, c.Key, a, started)
+		m = r.k.newMutation(ctx, OpUpdate, c.Key(), a, started)
 		m.ItemID, m.Updates, m.BeforeData, m.Result = id, copyRecord(changes), before, copyRecord(result)
 		return r.k.runTxHooks(ctx, tx, m)
 	})
@@ -268,7 +261,7 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 	if err != nil {
 		return err
 	}
-	m := r.k.newMutation(ctx, OpDelete, c.Key, a, started)
+	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
 	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() {
 		// Nothing needs the record's last state (no listener, no owner
 		// check, no siblings to move): one statement, which also tells
@@ -320,7 +313,7 @@ func (k *Kit) checkWrite(ctx context.Context, tx bun.Tx, c *collections.Collecti
 		}
 		if ref := a.Field.RefTarget; ref != "" {
 			target, ok := k.Collections().Get(ref)
-			if !ok || target.External {
+			if !ok || target.External() {
 				continue // external sources are not ours to check
 			}
 			ok, err := k.store.Exists(ctx, tx, target, teamID, v.(string))
@@ -380,7 +373,3 @@ func copyRecord(r Record) Record {
 	}
 	return out
 }
-
-// MarshalRecord encodes a record as the API sends it: dates in RFC 3339
-// UTC, decimals as strings.
-func MarshalRecord(r Record) ([]byte, error) { return json.Marshal(r) }

@@ -121,14 +121,14 @@ func (k *Kit) placeNew(ctx context.Context, tx bun.Tx, c *collections.Collection
 		if p, ok := rec[pName].(string); ok {
 			prec, err := k.store.Get(ctx, tx, c, teamID, p)
 			if errors.Is(err, ErrNotFound) {
-				return fieldError(pName, fmt.Sprintf("refers to no %s record of this team", c.Key))
+				return fieldError(pName, fmt.Sprintf("refers to no %s record of this team", c.Key()))
 			}
 			if err != nil {
 				return err
 			}
 			pp, ok := prec[pathName].(string)
 			if !ok {
-				return fmt.Errorf("kit: %s record %s has no %s", c.Key, p, pathName)
+				return fmt.Errorf("kit: %s record %s has no %s", c.Key(), p, pathName)
 			}
 			path, depth, parent = pp+id+"/", numberOf(prec, depthName)+1, &p
 		} else {
@@ -179,7 +179,7 @@ func checkArrangeRole(c *collections.Collection, a Actor) error {
 		role = teamauth.RoleMember
 	}
 	if !role.AtLeast(teamauth.Role(min)) {
-		return &Error{Status: 403, Message: fmt.Sprintf("moving and reordering %s records needs the %s role", c.Key, min), Err: ErrForbidden}
+		return &Error{Status: 403, Message: fmt.Sprintf("moving and reordering %s records needs the %s role", c.Key(), min), Err: ErrForbidden}
 	}
 	return nil
 }
@@ -233,7 +233,7 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 		oldParent := parentOf(c, node)
 		oldPath, ok := node[pathName].(string)
 		if !ok {
-			return fmt.Errorf("kit: %s record %s has no %s", c.Key, id, pathName)
+			return fmt.Errorf("kit: %s record %s has no %s", c.Key(), id, pathName)
 		}
 		newPath, newDepth := "/"+id+"/", 0.0
 		if parentID != nil {
@@ -242,7 +242,7 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 			}
 			parent, err := r.k.store.Get(ctx, tx, c, a.TeamID, *parentID)
 			if errors.Is(err, ErrNotFound) {
-				return fieldError(pName, fmt.Sprintf("refers to no %s record of this team", c.Key))
+				return fieldError(pName, fmt.Sprintf("refers to no %s record of this team", c.Key()))
 			}
 			if err != nil {
 				return err
@@ -294,7 +294,7 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 		if result, err = r.k.store.Get(ctx, tx, c, a.TeamID, id); err != nil {
 			return err
 		}
-		m = r.k.newMutation(ctx, OpMove, c.Key, a, started)
+		m = r.k.newMutation(ctx, OpMove, c.Key(), a, started)
 		m.ItemID = id
 		m.Data = map[string]any{pName: set[pName], orderName: result[orderName]}
 		m.BeforeData = node
@@ -371,7 +371,7 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 		}
 		first, err := r.k.store.Get(ctx, tx, c, a.TeamID, listed[0])
 		if errors.Is(err, ErrNotFound) {
-			return fieldError(field, fmt.Sprintf("%q is not a %s record of this team", listed[0], c.Key))
+			return fieldError(field, fmt.Sprintf("%q is not a %s record of this team", listed[0], c.Key()))
 		}
 		if err != nil {
 			return err
@@ -426,7 +426,7 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 		if err := r.k.store.SetOrders(ctx, tx, c, a.TeamID, changed); err != nil {
 			return err
 		}
-		m = r.k.newMutation(ctx, OpReorder, c.Key, a, started)
+		m = r.k.newMutation(ctx, OpReorder, c.Key(), a, started)
 		m.ItemIDs = append([]string(nil), newIDs...)
 		m.BeforeData = map[string]any{"itemIds": oldIDs}
 		if c.IsTree() {

@@ -45,7 +45,7 @@ func seedDemo(ctx context.Context, k *kit.Kit) (*demoData, error) {
 			return nil, fmt.Errorf("the demo data fills the collections of %s (%s, %s, %s), and %s is not among the loaded schemas",
 				demoSchemas, demoCategories, demoProducts, demoPosts, key)
 		}
-		apiPath[key] = c.Config.APIPath
+		apiPath[key] = c.APIPath()
 	}
 	acc := k.Accounts()
 	_, err := acc.Team(ctx, "acme")

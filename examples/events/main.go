@@ -71,7 +71,7 @@ func main() {
 	}()
 
 	base := "http://" + *addr + "/api/teams/acme"
-	fmt.Printf("events %s (%s) on http://%s/api\n\n", events.Version, events.Stability, *addr)
+	fmt.Printf("the events add-on (v0.1.0, Beta) on http://%s/api\n\n", *addr)
 	fmt.Printf("curl -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' -d '{\"title\":\"Try kit\"}' %s/app-tasks\n", token, base)
 	fmt.Printf("curl -H 'Authorization: Bearer %s' '%s/kit-events?enrichUserData=true'\n\n", token, base)
 	if err := srv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {

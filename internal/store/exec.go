@@ -51,7 +51,7 @@ func (s *Store) queryRowOnce(ctx context.Context, db bun.IDB, query string, args
 // writes find them cached.
 func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	for _, c := range reg.All() {
-		if !c.External {
+		if !c.External() {
 			s.run.Prepare(ctx, getSQL(c), insertSQL(c), deleteSQL(c), existsSQL(c))
 			if s.dialect != dialect.PG && len(searchColumns(c)) > 0 {
 				s.run.Prepare(ctx, flushSearchSQL(c)...)

@@ -33,7 +33,7 @@ func selectList(c *collections.Collection) string {
 func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Collection, query string, args ...any) ([]Record, error) {
 	rows, err := s.query(ctx, db, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: query %s: %w", c.Table, err)
+		return nil, fmt.Errorf("store: query %s: %w", c.Table(), err)
 	}
 	defer rows.Close()
 	attrs := c.Attributes()
@@ -45,7 +45,7 @@ func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Coll
 	var out []Record
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, fmt.Errorf("store: scan %s: %w", c.Table, err)
+			return nil, fmt.Errorf("store: scan %s: %w", c.Table(), err)
 		}
 		rec := make(Record, len(attrs))
 		for i, a := range attrs {
@@ -58,7 +58,7 @@ func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Coll
 		out = append(out, rec)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: read %s: %w", c.Table, err)
+		return nil, fmt.Errorf("store: read %s: %w", c.Table(), err)
 	}
 	return out, nil
 }
@@ -77,7 +77,7 @@ func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, 
 
 // GetAnyTeam returns the record id whatever its team (super-admin reads).
 func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Collection, id string) (Record, error) {
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "id" = ?`
+	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "id" = ?`
 	recs, err := s.scanRecords(ctx, db, c, q, id)
 	if err != nil {
 		return nil, err
@@ -94,7 +94,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 	if len(ids) == 0 {
 		return []Record{}, nil
 	}
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" IN (?)`
+	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" IN (?)`
 	recs, err := s.scanRecords(ctx, db, c, q, teamID, inListOf(ids))
 	if err != nil {
 		return nil, err
@@ -130,9 +130,9 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 		marks = append(marks, "?")
 		args = append(args, ev)
 	}
-	q := insertSQLFor(c.Table, cols, marks)
+	q := insertSQLFor(c.Table(), cols, marks)
 	if _, err := s.exec(ctx, db, q, args...); err != nil {
-		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table, err))
+		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
 	}
 	return nil
 }
@@ -158,10 +158,10 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 		return nil
 	}
 	args = append(args, teamID, id)
-	q := "UPDATE " + quote(c.Table) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
+	q := "UPDATE " + quote(c.Table()) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
 	res, err := s.exec(ctx, db, q, args...)
 	if err != nil {
-		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table, err))
+		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return ErrNotFound
@@ -173,7 +173,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) error {
 	res, err := s.exec(ctx, db, deleteSQL(c), teamID, id)
 	if err != nil {
-		err = classify(fmt.Errorf("store: delete %s: %w", c.Table, err))
+		err = classify(fmt.Errorf("store: delete %s: %w", c.Table(), err))
 		var ce *ConstraintError
 		if errors.As(err, &ce) && ce.Kind == collections.ConstraintReference {
 			ce.Message = "the record is still referenced by other records; remove those references first"
@@ -191,7 +191,7 @@ func (s *Store) Exists(ctx context.Context, db bun.IDB, c *collections.Collectio
 	var n int
 	err := s.queryRow(ctx, db, existsSQL(c), teamID, id).Scan(&n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return false, fmt.Errorf("store: look up %s: %w", c.Table, err)
+		return false, fmt.Errorf("store: look up %s: %w", c.Table(), err)
 	}
 	return n > 0, nil
 }
@@ -204,9 +204,9 @@ func (s *Store) Taken(ctx context.Context, db bun.IDB, c *collections.Collection
 		return false, err
 	}
 	var n int
-	q := "SELECT count(*) FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + ` = ? AND "id" <> ?`
+	q := "SELECT count(*) FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + ` = ? AND "id" <> ?`
 	if err := s.queryRow(ctx, db, q, teamID, ev, exceptID).Scan(&n); err != nil {
-		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table, a.Column, err)
+		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table(), a.Column, err)
 	}
 	return n > 0, nil
 }
@@ -227,7 +227,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	if err != nil {
 		return Page{}, err
 	}
-	from := " FROM " + quote(c.Table) + " WHERE " + where
+	from := " FROM " + quote(c.Table()) + " WHERE " + where
 	// An indexed search starts from the index's candidates (the team test
 	// made with "+" so that the planner does not walk the team's index
 	// instead): the count costs what the candidates cost, not a pass over
@@ -236,11 +236,11 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	// the team's rows newest first meets a page of them soon.
 	fromFTS := from
 	if q.Search != "" && s.usesFTS(c, q.Search) {
-		fromFTS = " FROM " + quote(c.Table) + " WHERE +" + where
+		fromFTS = " FROM " + quote(c.Table()) + " WHERE +" + where
 	}
 	var total int
 	if err := s.queryRow(ctx, db, "SELECT count(*)"+fromFTS, args...).Scan(&total); err != nil {
-		return Page{}, fmt.Errorf("store: count %s: %w", c.Table, err)
+		return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
 	page := Page{Total: total, Records: []Record{}}
 	if total == 0 || q.Offset() >= total {
@@ -477,7 +477,7 @@ func inListOf(ids []string) inList { return sqlexec.Strings(ids) }
 // The fixed-shape statements of the record paths (see Warm).
 
 func getSQL(c *collections.Collection) string {
-	return "SELECT " + selectList(c) + " FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
+	return "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
 }
 
 // insertSQL is the insert of every attribute, the shape Create uses.
@@ -488,7 +488,7 @@ func insertSQL(c *collections.Collection) string {
 	for i, a := range attrs {
 		cols[i], marks[i] = quote(a.Column), "?"
 	}
-	return insertSQLFor(c.Table, cols, marks)
+	return insertSQLFor(c.Table(), cols, marks)
 }
 
 func insertSQLFor(table string, cols, marks []string) string {
@@ -496,9 +496,9 @@ func insertSQLFor(table string, cols, marks []string) string {
 }
 
 func deleteSQL(c *collections.Collection) string {
-	return "DELETE FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
+	return "DELETE FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
 }
 
 func existsSQL(c *collections.Collection) string {
-	return "SELECT count(*) FROM " + quote(c.Table) + ` WHERE "team_id" = ? AND "id" = ?`
+	return "SELECT count(*) FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
 }

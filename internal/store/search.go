@@ -111,7 +111,7 @@ func flushSearchSQL(c *collections.Collection) []string {
 		cols = append(cols, quote(col))
 	}
 	colList := strings.Join(cols, ", ")
-	fts, pending, mark, table := quote(ftsTable(c.Table)), quote(ftsPending(c.Table)), quote(ftsMark(c.Table)), quote(c.Table)
+	fts, pending, mark, table := quote(ftsTable(c.Table())), quote(ftsPending(c.Table())), quote(ftsMark(c.Table())), quote(c.Table())
 	return []string{
 		fmt.Sprintf(`DELETE FROM %s WHERE "rowid" IN (SELECT rid FROM %s WHERE op <> 'i')`, fts, pending),
 		// The logged rows up to the mark, then the rows above it: rowids
@@ -130,12 +130,12 @@ func flushSearchSQL(c *collections.Collection) []string {
 // (SQLite; a no-op elsewhere, or when c has no searched fields). Call it
 // in the write transaction that changed c's rows, before it commits.
 func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Collection) error {
-	if s.dialect == dialect.PG || c.External || len(searchColumns(c)) == 0 {
+	if s.dialect == dialect.PG || c.External() || len(searchColumns(c)) == 0 {
 		return nil
 	}
 	for _, q := range flushSearchSQL(c) {
 		if _, err := s.exec(ctx, db, q); err != nil {
-			return fmt.Errorf("store: update search index of %s: %w", c.Table, err)
+			return fmt.Errorf("store: update search index of %s: %w", c.Table(), err)
 		}
 	}
 	return nil
@@ -147,14 +147,14 @@ func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Coll
 // below the mark when the last rows were deleted). It is 0 on PostgreSQL
 // and for a collection without searched fields.
 func (s *Store) SearchBacklog(ctx context.Context, db bun.IDB, c *collections.Collection) (int, error) {
-	if s.dialect == dialect.PG || c.External || len(searchColumns(c)) == 0 {
+	if s.dialect == dialect.PG || c.External() || len(searchColumns(c)) == 0 {
 		return 0, nil
 	}
 	q := fmt.Sprintf(`SELECT (SELECT count(*) FROM %s) + max(0, (SELECT coalesce(max("rowid"), 0) FROM %s) - (SELECT hwm FROM %s))`,
-		quote(ftsPending(c.Table)), quote(c.Table), quote(ftsMark(c.Table)))
+		quote(ftsPending(c.Table())), quote(c.Table()), quote(ftsMark(c.Table())))
 	var n int
 	if err := s.queryRow(ctx, db, q).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: read search backlog of %s: %w", c.Table, err)
+		return 0, fmt.Errorf("store: read search backlog of %s: %w", c.Table(), err)
 	}
 	return n, nil
 }
@@ -201,10 +201,10 @@ func ftsCondition(c *collections.Collection, term string) (string, any) {
 	if len(runes)%3 != 0 {
 		add(len(runes) - 3)
 	}
-	fts, table := quote(ftsTable(c.Table)), quote(c.Table)
+	fts, table := quote(ftsTable(c.Table())), quote(c.Table())
 	return `"rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? UNION ALL SELECT rid FROM ` +
-		quote(ftsPending(c.Table)) + ` UNION ALL SELECT "rowid" FROM ` + table + ` WHERE "rowid" > (SELECT hwm FROM ` +
-		quote(ftsMark(c.Table)) + "))", strings.Join(parts, " AND ")
+		quote(ftsPending(c.Table())) + ` UNION ALL SELECT "rowid" FROM ` + table + ` WHERE "rowid" > (SELECT hwm FROM ` +
+		quote(ftsMark(c.Table())) + "))", strings.Join(parts, " AND ")
 }
 
 // syncSearch makes the search index of c match want, rebuilding it when
@@ -213,7 +213,7 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	if s.dialect == dialect.PG {
 		return s.syncTrigramIndexes(ctx, tx, c, want)
 	}
-	fts, pending := ftsTable(c.Table), ftsPending(c.Table)
+	fts, pending := ftsTable(c.Table()), ftsPending(c.Table())
 	exists, err := s.tableExists(ctx, tx, fts)
 	if err != nil {
 		return err
@@ -235,19 +235,19 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		// (every row is in the index or in the log), the log is applied
 		// and made again without constraints (see logTableSQL). It also
 		// has FTS5's merge settings.
-		upgrade := append([]string{"DROP TRIGGER IF EXISTS " + quote(ftsTrigger(c.Table, "ai"))}, markTableSQL(c.Table)...)
-		if err := s.execAll(ctx, tx, "update", c.Table, upgrade...); err != nil {
+		upgrade := append([]string{"DROP TRIGGER IF EXISTS " + quote(ftsTrigger(c.Table(), "ai"))}, markTableSQL(c.Table())...)
+		if err := s.execAll(ctx, tx, "update", c.Table(), upgrade...); err != nil {
 			return err
 		}
 		if err := s.FlushSearch(ctx, tx, c); err != nil {
 			return err
 		}
-		if err := s.execAll(ctx, tx, "update", c.Table, "DROP TABLE "+quote(pending), logTableSQL(pending)); err != nil {
+		if err := s.execAll(ctx, tx, "update", c.Table(), "DROP TABLE "+quote(pending), logTableSQL(pending)); err != nil {
 			return err
 		}
 		return s.tuneSearch(ctx, tx, fts)
 	}
-	if err := s.dropSearch(ctx, tx, c.Table); err != nil {
+	if err := s.dropSearch(ctx, tx, c.Table()); err != nil {
 		return err
 	}
 	if len(want.Search) == 0 {
@@ -258,13 +258,13 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		cols[i] = quote(col)
 	}
 	colList := strings.Join(cols, ", ")
-	table, qp := quote(c.Table), quote(pending)
+	table, qp := quote(c.Table()), quote(pending)
 	logRow := func(op, ref string) string {
 		return fmt.Sprintf(`INSERT INTO %s(op, rid) VALUES ('%s', %s."rowid");`, qp, op, ref)
 	}
 	create := fmt.Sprintf(`CREATE VIRTUAL TABLE %s USING fts5(%s, content='', contentless_delete=1, detail=none, tokenize='trigram case_sensitive 0')`,
 		quote(fts), colList)
-	if err := s.execAll(ctx, tx, "build", c.Table, create); err != nil {
+	if err := s.execAll(ctx, tx, "build", c.Table(), create); err != nil {
 		return err
 	}
 	// Before the rows go in, so that the first build merges the tuned way
@@ -274,11 +274,11 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 	}
 	build := []string{
 		logTableSQL(pending),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "ad")), table, logRow("d", "old")),
-		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table, "au")), colList, table, logRow("u", "new")),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s BEGIN %s END`, quote(ftsTrigger(c.Table(), "ad")), table, logRow("d", "old")),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s BEGIN %s END`, quote(ftsTrigger(c.Table(), "au")), colList, table, logRow("u", "new")),
 		fmt.Sprintf(`INSERT INTO %s("rowid", %s) SELECT "rowid", %s FROM %s ORDER BY "rowid"`, quote(fts), colList, colList, table),
 	}
-	return s.execAll(ctx, tx, "build", c.Table, append(build, markTableSQL(c.Table)...)...)
+	return s.execAll(ctx, tx, "build", c.Table(), append(build, markTableSQL(c.Table())...)...)
 }
 
 // markTableSQL creates the high-water mark of table's search index, unless
@@ -378,9 +378,9 @@ func (s *Store) syncTrigramIndexes(ctx context.Context, tx bun.Tx, c *collection
 	}
 	for _, col := range want.Search {
 		q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (%s %s.gin_trgm_ops)",
-			quote(indexName("tg", c.Table, col)), quote(c.Table), quote(col), pgIdent(schema))
+			quote(indexName("tg", c.Table(), col)), quote(c.Table()), quote(col), pgIdent(schema))
 		if _, err := s.execOnce(ctx, tx, q); err != nil {
-			return fmt.Errorf("store: create trigram index on %s.%s: %w", c.Table, col, err)
+			return fmt.Errorf("store: create trigram index on %s.%s: %w", c.Table(), col, err)
 		}
 	}
 	return nil

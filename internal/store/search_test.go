@@ -80,7 +80,7 @@ func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
 				t.Fatal(err)
 			}
 			var pending int
-			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(ftsPending(c.Table))).Scan(&pending); err != nil {
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+quote(ftsPending(c.Table()))).Scan(&pending); err != nil {
 				t.Fatal(err)
 			}
 			if pending != 0 {
@@ -124,7 +124,7 @@ func TestSearchOfThreeOrMoreCharactersUsesTheIndex(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plan := queryPlan(t, s, "SELECT count(*) FROM "+quote(c.Table)+" WHERE "+where, args...)
+			plan := queryPlan(t, s, "SELECT count(*) FROM "+quote(c.Table())+" WHERE "+where, args...)
 			got := strings.Contains(strings.Join(plan, "\n"), "VIRTUAL TABLE INDEX")
 			if got != tt.indexed {
 				t.Errorf("plan %q: got indexed %v, want %v", plan, got, tt.indexed)
@@ -182,7 +182,7 @@ func searchIDs(t *testing.T, s *Store, c *collections.Collection, term string) [
 // checkFTS runs FTS5's integrity-check on c's search index.
 func checkFTS(t *testing.T, s *Store, c *collections.Collection) {
 	t.Helper()
-	fts := quote(ftsTable(c.Table))
+	fts := quote(ftsTable(c.Table()))
 	if _, err := s.db.ExecContext(t.Context(), "INSERT INTO "+fts+"("+fts+") VALUES ('integrity-check')"); err != nil {
 		t.Errorf("FTS integrity-check: got %v, want nil", err)
 	}
@@ -200,7 +200,7 @@ func olderIndex(t *testing.T, s *Store, c *collections.Collection, format string
 		}
 	}
 	var def string
-	if err := s.db.QueryRowContext(t.Context(), "SELECT definition FROM kit_collections WHERE key = ?", c.Key).Scan(&def); err != nil {
+	if err := s.db.QueryRowContext(t.Context(), "SELECT definition FROM kit_collections WHERE key = ?", c.Key()).Scan(&def); err != nil {
 		t.Fatal(err)
 	}
 	current := fmt.Sprintf(`,"searchFormat":%d`, searchFormat)
@@ -212,7 +212,7 @@ func olderIndex(t *testing.T, s *Store, c *collections.Collection, format string
 		t.Fatalf("stored definition %s: want it to hold %s", def, current)
 	}
 	def = strings.Replace(def, current, older, 1)
-	if _, err := s.db.ExecContext(t.Context(), "UPDATE kit_collections SET definition = ?, hash = 'format-"+format+"' WHERE key = ?", def, c.Key); err != nil {
+	if _, err := s.db.ExecContext(t.Context(), "UPDATE kit_collections SET definition = ?, hash = 'format-"+format+"' WHERE key = ?", def, c.Key()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -221,7 +221,7 @@ func olderIndex(t *testing.T, s *Store, c *collections.Collection, format string
 // query.
 func indexedMatches(t *testing.T, s *Store, c *collections.Collection, query string) int {
 	t.Helper()
-	fts := quote(ftsTable(c.Table))
+	fts := quote(ftsTable(c.Table()))
 	var n int
 	if err := s.db.QueryRowContext(t.Context(), "SELECT count(*) FROM "+fts+" WHERE "+fts+" MATCH ?", query).Scan(&n); err != nil {
 		t.Fatal(err)
@@ -258,13 +258,13 @@ func queryPlan(t *testing.T, s *Store, query string, args ...any) []string {
 func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 	s, c := searchFixture(t)
 	ctx := t.Context()
-	fts, table := quote(ftsTable(c.Table)), quote(c.Table)
+	fts, table := quote(ftsTable(c.Table())), quote(c.Table())
 	old := []string{
-		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "ad")),
-		"DROP TRIGGER " + quote(ftsTrigger(c.Table, "au")),
-		"DROP TABLE " + quote(ftsPending(c.Table)),
-		"DROP TABLE " + quote(ftsMark(c.Table)),
-		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + fts + `("rowid", "title", "description") VALUES (new."rowid", new."title", new."description"); END`,
+		"DROP TRIGGER " + quote(ftsTrigger(c.Table(), "ad")),
+		"DROP TRIGGER " + quote(ftsTrigger(c.Table(), "au")),
+		"DROP TABLE " + quote(ftsPending(c.Table())),
+		"DROP TABLE " + quote(ftsMark(c.Table())),
+		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table(), "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + fts + `("rowid", "title", "description") VALUES (new."rowid", new."title", new."description"); END`,
 	}
 	// The stored definition of a database of that time: no search format.
 	olderIndex(t, s, c, "", old...)
@@ -273,7 +273,7 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 		t.Fatalf("Sync: %v", err)
 	}
 	var logs int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsPending(c.Table)).Scan(&logs); err != nil || logs != 1 {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsPending(c.Table())).Scan(&logs); err != nil || logs != 1 {
 		t.Fatalf("change log tables after sync: got %d (%v), want 1", logs, err)
 	}
 	insertTitled(t, s, c, "id-new", "new quartz lamp")
@@ -293,14 +293,14 @@ func TestSyncUpgradesASearchIndexWithoutChangeLog(t *testing.T) {
 func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 	s, c := searchFixture(t)
 	ctx := t.Context()
-	table, pending := quote(c.Table), quote(ftsPending(c.Table))
+	table, pending := quote(c.Table()), quote(ftsPending(c.Table()))
 	insertTitled(t, s, c, "id-flushed", "flushed quartz lamp")
 	flushSearch(t, s, c)
 	old := []string{
-		"DROP TABLE " + quote(ftsMark(c.Table)),
+		"DROP TABLE " + quote(ftsMark(c.Table())),
 		"DROP TABLE " + pending,
 		"CREATE TABLE " + pending + " (op TEXT NOT NULL, rid INTEGER NOT NULL)",
-		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table, "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + pending + `(op, rid) VALUES ('i', new."rowid"); END`,
+		`CREATE TRIGGER ` + quote(ftsTrigger(c.Table(), "ai")) + ` AFTER INSERT ON ` + table + ` BEGIN INSERT INTO ` + pending + `(op, rid) VALUES ('i', new."rowid"); END`,
 	}
 	olderIndex(t, s, c, "3", old...)
 	insertTitled(t, s, c, "id-logged", "logged quartz lamp")
@@ -308,17 +308,17 @@ func TestSyncUpgradesASearchIndexThatLogsInserts(t *testing.T) {
 		t.Fatalf("Sync: %v", err)
 	}
 	var triggers, logged, hwm, maxRowid int
-	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsTrigger(c.Table, "ai")).Scan(&triggers); err != nil || triggers != 0 {
+	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE name = ?", ftsTrigger(c.Table(), "ai")).Scan(&triggers); err != nil || triggers != 0 {
 		t.Fatalf("insert triggers after sync: got %d (%v), want 0", triggers, err)
 	}
 	if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+pending).Scan(&logged); err != nil || logged != 0 {
 		t.Fatalf("log entries after sync: got %d (%v), want 0", logged, err)
 	}
 	var logSQL string
-	if err := s.db.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE name = ?", ftsPending(c.Table)).Scan(&logSQL); err != nil || strings.Contains(logSQL, "NOT NULL") {
+	if err := s.db.QueryRowContext(ctx, "SELECT sql FROM sqlite_master WHERE name = ?", ftsPending(c.Table())).Scan(&logSQL); err != nil || strings.Contains(logSQL, "NOT NULL") {
 		t.Fatalf("log table after sync: got %q (%v), want one without NOT NULL", logSQL, err)
 	}
-	if err := s.db.QueryRowContext(ctx, "SELECT hwm, (SELECT max(rowid) FROM "+table+") FROM "+quote(ftsMark(c.Table))).Scan(&hwm, &maxRowid); err != nil || hwm != maxRowid {
+	if err := s.db.QueryRowContext(ctx, "SELECT hwm, (SELECT max(rowid) FROM "+table+") FROM "+quote(ftsMark(c.Table()))).Scan(&hwm, &maxRowid); err != nil || hwm != maxRowid {
 		t.Fatalf("high-water mark after sync: got %d (%v), want the largest rowid %d", hwm, err, maxRowid)
 	}
 	if n := indexedMatches(t, s, c, "qua AND rtz"); n != 2 {
@@ -364,7 +364,7 @@ func TestIndexedSearchCountStartsFromTheIndex(t *testing.T) {
 func TestSyncGivesTheSearchIndexKitsMergeSettings(t *testing.T) {
 	s, c := searchFixture(t)
 	ctx := t.Context()
-	fts := ftsTable(c.Table)
+	fts := ftsTable(c.Table())
 	settings := func() map[string]int {
 		t.Helper()
 		var rows []struct {
@@ -433,7 +433,7 @@ func TestSearchFindsARowThatTakesTheRowidOfADeletedLastRow(t *testing.T) {
 			}
 			insertTitled(t, s, c, "id-again", "again cobalt vase")
 			var rowid int
-			if err := s.db.QueryRowContext(ctx, "SELECT rowid FROM "+quote(c.Table)+" WHERE id = 'id-again'").Scan(&rowid); err != nil || rowid != 2 {
+			if err := s.db.QueryRowContext(ctx, "SELECT rowid FROM "+quote(c.Table())+" WHERE id = 'id-again'").Scan(&rowid); err != nil || rowid != 2 {
 				t.Fatalf("rowid of the new row: got %d (%v), want 2, the deleted row's", rowid, err)
 			}
 			for _, step := range []string{"before the flush", "after the flush"} {

@@ -143,11 +143,11 @@ func classifyFor(c *collections.Collection, err error) error {
 		// SQLite does not name the index; when the collection has one
 		// unique index, it is that one.
 		if f := SoleUniqueField(c); f != "" {
-			name = indexName("ux", c.Table, collections.ColumnName(f))
+			name = indexName("ux", c.Table(), collections.ColumnName(f))
 		}
 	}
-	for _, f := range c.Fields {
-		if f.Meta.Unique && indexName("ux", c.Table, collections.ColumnName(f.Name)) == name {
+	for _, f := range c.AllFields() {
+		if f.Meta.Unique && indexName("ux", c.Table(), collections.ColumnName(f.Name)) == name {
 			ce.Field = f.Name
 			ce.Message = fmt.Sprintf("%s must be unique in the team; another record has this value", f.Name)
 		}
@@ -162,7 +162,7 @@ func classifyFor(c *collections.Collection, err error) error {
 // the fields, not the index list, as it runs on every write.
 func SoleUniqueField(c *collections.Collection) string {
 	field := ""
-	for _, f := range c.Fields {
+	for _, f := range c.AllFields() {
 		if f.Meta.Unique {
 			if field != "" {
 				return ""

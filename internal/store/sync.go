@@ -96,7 +96,7 @@ func typeLabel(a *collections.Attribute) string {
 }
 
 func definitionOf(c *collections.Collection) tableDef {
-	td := tableDef{Table: c.Table}
+	td := tableDef{Table: c.Table()}
 	for _, a := range c.Attributes() {
 		cd := columnDef{Name: a.Column, Field: a.Name, Type: typeLabel(a)}
 		if a.Field != nil && a.Field.RefTarget != "" {
@@ -117,18 +117,18 @@ func definitionOf(c *collections.Collection) tableDef {
 func indexesOf(c *collections.Collection) []indexDef {
 	var ix []indexDef
 	if c.UseMetadata() {
-		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_created"), Columns: []string{"team_id", "created_at", "id"}})
+		ix = append(ix, indexDef{Name: indexName("ix", c.Table(), "team_created"), Columns: []string{"team_id", "created_at", "id"}})
 	} else {
-		ix = append(ix, indexDef{Name: indexName("ix", c.Table, "team_id"), Columns: []string{"team_id", "id"}})
+		ix = append(ix, indexDef{Name: indexName("ix", c.Table(), "team_id"), Columns: []string{"team_id", "id"}})
 	}
 	ix = append(ix, orderIndexes(c)...)
-	for _, f := range c.Fields {
+	for _, f := range c.AllFields() {
 		col := collections.ColumnName(f.Name)
 		switch {
 		case f.Meta.Unique:
-			ix = append(ix, indexDef{Name: indexName("ux", c.Table, col), Columns: []string{"team_id", col}, Unique: true})
+			ix = append(ix, indexDef{Name: indexName("ux", c.Table(), col), Columns: []string{"team_id", col}, Unique: true})
 		case f.Meta.Index || f.RefTarget != "":
-			ix = append(ix, indexDef{Name: indexName("ix", c.Table, col), Columns: []string{"team_id", col}})
+			ix = append(ix, indexDef{Name: indexName("ix", c.Table(), col), Columns: []string{"team_id", col}})
 		}
 	}
 	return ix
@@ -161,7 +161,7 @@ func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOp
 		}
 		var pendingFKs []func() error
 		for _, c := range reg.All() {
-			if c.External {
+			if c.External() {
 				continue
 			}
 			fk, err := s.syncOne(ctx, tx, c, opts)
@@ -196,7 +196,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	hash := hex.EncodeToString(sum[:])
 
 	var row storedCollection
-	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key).Scan(&row.Definition, &row.Hash)
+	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key()).Scan(&row.Definition, &row.Hash)
 	switch {
 	case err == nil && row.Hash == hash:
 		return nil, nil
@@ -207,11 +207,11 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	if err == nil {
 		var td tableDef
 		if jerr := json.Unmarshal([]byte(row.Definition), &td); jerr != nil {
-			return nil, fmt.Errorf("store: kit_collections row %s: %w", c.Key, jerr)
+			return nil, fmt.Errorf("store: kit_collections row %s: %w", c.Key(), jerr)
 		}
 		have = &td
 	}
-	exists, err := s.tableExists(ctx, tx, c.Table)
+	exists, err := s.tableExists(ctx, tx, c.Table())
 	if err != nil {
 		return nil, err
 	}
@@ -223,11 +223,11 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	} else {
 		if have == nil {
 			// A table kit did not record: read its columns, trust nothing.
-			cols, err := s.tableColumns(ctx, tx, c.Table)
+			cols, err := s.tableColumns(ctx, tx, c.Table())
 			if err != nil {
 				return nil, err
 			}
-			have = &tableDef{Table: c.Table}
+			have = &tableDef{Table: c.Table()}
 			for _, name := range cols {
 				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
 			}
@@ -235,7 +235,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		if !slices.Equal(have.Search, want.Search) {
 			// The search triggers name the searched columns: drop them
 			// before a column changes; syncSearch builds them again.
-			if err := s.dropSearch(ctx, tx, c.Table); err != nil {
+			if err := s.dropSearch(ctx, tx, c.Table()); err != nil {
 				return nil, err
 			}
 		}
@@ -247,7 +247,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		}
 	}
 	for _, ix := range want.Indexes {
-		if err := s.createIndex(ctx, tx, c.Table, ix); err != nil {
+		if err := s.createIndex(ctx, tx, c.Table(), ix); err != nil {
 			return nil, err
 		}
 	}
@@ -256,7 +256,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	}
 	if _, err := s.execOnce(ctx, tx, "INSERT INTO kit_collections (key, table_name, definition, hash, updated_at) VALUES (?, ?, ?, ?, ?)"+
 		" ON CONFLICT (key) DO UPDATE SET table_name = EXCLUDED.table_name, definition = EXCLUDED.definition, hash = EXCLUDED.hash, updated_at = EXCLUDED.updated_at",
-		c.Key, c.Table, string(wantJSON), hash, time.Now().UTC()); err != nil {
+		c.Key(), c.Table(), string(wantJSON), hash, time.Now().UTC()); err != nil {
 		return nil, fmt.Errorf("store: write kit_collections: %w", err)
 	}
 	return fks, nil
@@ -331,10 +331,10 @@ func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (s
 		return "", false
 	}
 	t, ok := s.registry().Get(a.Field.RefTarget)
-	if !ok || t.External {
+	if !ok || t.External() {
 		return "", false
 	}
-	return t.Table, true
+	return t.Table(), true
 }
 
 func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
@@ -346,9 +346,9 @@ func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Colle
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
 	}
-	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
+	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table()) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
 	if _, err := s.execOnce(ctx, tx, q); err != nil {
-		return nil, fmt.Errorf("store: create table %s: %w", c.Table, err)
+		return nil, fmt.Errorf("store: create table %s: %w", c.Table(), err)
 	}
 	return fks, nil
 }
@@ -360,7 +360,7 @@ func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Coll
 		if !ok {
 			return nil
 		}
-		name := indexName("fk", c.Table, a.Column)
+		name := indexName("fk", c.Table(), a.Column)
 		var n int
 		if err := s.queryRowOnce(ctx, tx, "SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", name).Scan(&n); err != nil {
 			return fmt.Errorf("store: look up %s: %w", name, err)
@@ -368,7 +368,7 @@ func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Coll
 		if n > 0 {
 			return nil
 		}
-		q := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\")", quote(c.Table), quote(name), quote(a.Column), quote(t))
+		q := fmt.Sprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (\"id\")", quote(c.Table()), quote(name), quote(a.Column), quote(t))
 		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: add foreign key %s: %w", name, err)
 		}
@@ -392,14 +392,14 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 		if ok {
 			if !opts.Destructive {
-				return nil, &DriftError{Collection: c.Key, Field: a.Name, OldType: old.Type, NewType: label}
+				return nil, &DriftError{Collection: c.Key(), Field: a.Name, OldType: old.Type, NewType: label}
 			}
-			if err := s.dropColumn(ctx, tx, c.Table, a.Column, have); err != nil {
+			if err := s.dropColumn(ctx, tx, c.Table(), a.Column, have); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(c.Table)+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
-			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table, a.Column, err)
+		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(c.Table())+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
+			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table(), a.Column, err)
 		}
 		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
@@ -410,9 +410,9 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 			continue
 		}
 		if !opts.Destructive {
-			return nil, &DriftError{Collection: c.Key, Field: old.fieldName(), OldType: old.Type}
+			return nil, &DriftError{Collection: c.Key(), Field: old.fieldName(), OldType: old.Type}
 		}
-		if err := s.dropColumn(ctx, tx, c.Table, old.Name, have); err != nil {
+		if err := s.dropColumn(ctx, tx, c.Table(), old.Name, have); err != nil {
 			return nil, err
 		}
 	}

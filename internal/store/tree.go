@@ -32,7 +32,7 @@ import (
 func managedColumn(c *collections.Collection, m collections.Managed) string {
 	a, ok := c.ManagedAttribute(m)
 	if !ok {
-		panic(fmt.Sprintf("store: collection %s has no %s attribute", c.Key, m))
+		panic(fmt.Sprintf("store: collection %s has no %s attribute", c.Key(), m))
 	}
 	return quote(a.Column)
 }
@@ -48,11 +48,11 @@ func orderIndexes(c *collections.Collection) []indexDef {
 	switch {
 	case c.IsTree():
 		return []indexDef{
-			{Name: indexName("ix", c.Table, "tree_parent"), Columns: []string{"team_id", col(collections.ManagedParent), col(collections.ManagedOrder)}},
-			{Name: indexName("ix", c.Table, "tree_path"), Columns: []string{"team_id", col(collections.ManagedPath)}},
+			{Name: indexName("ix", c.Table(), "tree_parent"), Columns: []string{"team_id", col(collections.ManagedParent), col(collections.ManagedOrder)}},
+			{Name: indexName("ix", c.Table(), "tree_path"), Columns: []string{"team_id", col(collections.ManagedPath)}},
 		}
 	case c.IsOrdered():
-		return []indexDef{{Name: indexName("ix", c.Table, "sort_order"), Columns: []string{"team_id", col(collections.ManagedOrder)}}}
+		return []indexDef{{Name: indexName("ix", c.Table(), "sort_order"), Columns: []string{"team_id", col(collections.ManagedOrder)}}}
 	}
 	return nil
 }
@@ -67,8 +67,8 @@ func (s *Store) LockOrder(ctx context.Context, db bun.IDB, c *collections.Collec
 	if s.dialect != dialect.PG {
 		return nil
 	}
-	if _, err := s.exec(ctx, db, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:order:"+c.Table+"\x00"+teamID)); err != nil {
-		return fmt.Errorf("store: lock order of %s: %w", c.Table, err)
+	if _, err := s.exec(ctx, db, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:order:"+c.Table()+"\x00"+teamID)); err != nil {
+		return fmt.Errorf("store: lock order of %s: %w", c.Table(), err)
 	}
 	return nil
 }
@@ -92,9 +92,9 @@ func (s *Store) NextOrder(ctx context.Context, db bun.IDB, c *collections.Collec
 	where, args := siblingScope(c, teamID, parent)
 	order := managedColumn(c, collections.ManagedOrder)
 	var next float64
-	q := "SELECT COALESCE(MAX(" + order + "), -1) + 1 FROM " + quote(c.Table) + " WHERE " + where
+	q := "SELECT COALESCE(MAX(" + order + "), -1) + 1 FROM " + quote(c.Table()) + " WHERE " + where
 	if err := db.QueryRowContext(ctx, q, args...).Scan(&next); err != nil {
-		return 0, fmt.Errorf("store: next order in %s: %w", c.Table, err)
+		return 0, fmt.Errorf("store: next order in %s: %w", c.Table(), err)
 	}
 	return int(next), nil
 }
@@ -103,9 +103,9 @@ func (s *Store) NextOrder(ctx context.Context, db bun.IDB, c *collections.Collec
 func (s *Store) CountSiblings(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string, exceptID string) (int, error) {
 	where, args := siblingScope(c, teamID, parent)
 	var n int
-	q := "SELECT count(*) FROM " + quote(c.Table) + " WHERE " + where + ` AND "id" <> ?`
+	q := "SELECT count(*) FROM " + quote(c.Table()) + " WHERE " + where + ` AND "id" <> ?`
 	if err := db.QueryRowContext(ctx, q, append(args, exceptID)...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("store: count siblings in %s: %w", c.Table, err)
+		return 0, fmt.Errorf("store: count siblings in %s: %w", c.Table(), err)
 	}
 	return n, nil
 }
@@ -121,7 +121,7 @@ func siblingOrder(c *collections.Collection) string {
 // a sortable collection) in their order.
 func (s *Store) Siblings(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string) ([]Record, error) {
 	where, args := siblingScope(c, teamID, parent)
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table) + " WHERE " + where + " ORDER BY " + siblingOrder(c)
+	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + " WHERE " + where + " ORDER BY " + siblingOrder(c)
 	recs, err := s.scanRecords(ctx, db, c, q, args...)
 	if err != nil {
 		return nil, err
@@ -136,9 +136,9 @@ func (s *Store) Siblings(ctx context.Context, db bun.IDB, c *collections.Collect
 func (s *Store) HasChildren(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (bool, error) {
 	where, args := siblingScope(c, teamID, &id)
 	var n int
-	q := "SELECT count(*) FROM (SELECT 1 FROM " + quote(c.Table) + " WHERE " + where + " LIMIT 1) AS children"
+	q := "SELECT count(*) FROM (SELECT 1 FROM " + quote(c.Table()) + " WHERE " + where + " LIMIT 1) AS children"
 	if err := db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
-		return false, fmt.Errorf("store: look up children in %s: %w", c.Table, err)
+		return false, fmt.Errorf("store: look up children in %s: %w", c.Table(), err)
 	}
 	return n > 0, nil
 }
@@ -153,12 +153,12 @@ func (s *Store) Renumber(ctx context.Context, db bun.IDB, c *collections.Collect
 		where += ` AND "id" <> ?`
 		args = append(args, exceptID)
 	}
-	t, order := quote(c.Table), managedColumn(c, collections.ManagedOrder)
+	t, order := quote(c.Table()), managedColumn(c, collections.ManagedOrder)
 	q := "UPDATE " + t + " SET " + order + " = r.pos FROM (" +
 		`SELECT "id", row_number() OVER (ORDER BY ` + siblingOrder(c) + ") - 1 AS pos FROM " + t + " WHERE " + where +
 		") AS r WHERE " + t + `."id" = r."id" AND ` + t + "." + order + " IS DISTINCT FROM r.pos"
 	if _, err := s.exec(ctx, db, q, args...); err != nil {
-		return fmt.Errorf("store: renumber %s: %w", c.Table, err)
+		return fmt.Errorf("store: renumber %s: %w", c.Table(), err)
 	}
 	return nil
 }
@@ -181,15 +181,15 @@ func subtreeRange(path string) (lo, hi string) {
 func (s *Store) MoveSubtree(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, oldPath, newPath string, depthDelta int) (int64, error) {
 	path, depth := managedColumn(c, collections.ManagedPath), managedColumn(c, collections.ManagedDepth)
 	lo, hi := subtreeRange(oldPath)
-	q := "UPDATE " + quote(c.Table) + " SET " + path + " = ? || substr(" + path + ", ?), " + depth + " = " + depth + ` + ? WHERE "team_id" = ? AND ` +
+	q := "UPDATE " + quote(c.Table()) + " SET " + path + " = ? || substr(" + path + ", ?), " + depth + " = " + depth + ` + ? WHERE "team_id" = ? AND ` +
 		path + " >= ? AND " + path + " < ?"
 	res, err := s.exec(ctx, db, q, newPath, utf8.RuneCountInString(oldPath)+1, depthDelta, teamID, lo, hi)
 	if err != nil {
-		return 0, fmt.Errorf("store: move subtree in %s: %w", c.Table, err)
+		return 0, fmt.Errorf("store: move subtree in %s: %w", c.Table(), err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return 0, fmt.Errorf("store: move subtree in %s: %w", c.Table, err)
+		return 0, fmt.Errorf("store: move subtree in %s: %w", c.Table(), err)
 	}
 	return n, nil
 }
@@ -208,7 +208,7 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 		ids = ids[len(batch):]
 		var b strings.Builder
 		args := make([]any, 0, 2*len(batch)+2)
-		b.WriteString("UPDATE " + quote(c.Table) + " SET " + order + ` = CASE "id"`)
+		b.WriteString("UPDATE " + quote(c.Table()) + " SET " + order + ` = CASE "id"`)
 		then := " WHEN ? THEN ?"
 		if s.dialect == dialect.PG {
 			// A driver argument in a CASE arm has no type of its own.
@@ -222,7 +222,7 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 		args = append(args, teamID, sqlexec.Strings(batch))
 		// One-off shapes (one per batch length): not worth a cached statement.
 		if _, err := s.execOnce(ctx, db, b.String(), args...); err != nil {
-			return fmt.Errorf("store: set orders in %s: %w", c.Table, err)
+			return fmt.Errorf("store: set orders in %s: %w", c.Table(), err)
 		}
 	}
 	return nil
@@ -235,7 +235,7 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 // concurrent move cannot tear the answer. With limit > 0 it returns at
 // most limit records.
 func (s *Store) Subtree(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, rootID string, limit int) ([]Record, error) {
-	t := quote(c.Table)
+	t := quote(c.Table())
 	q := "SELECT " + selectList(c) + " FROM " + t + ` WHERE "team_id" = ?`
 	args := []any{teamID}
 	if rootID != "" {
@@ -274,7 +274,7 @@ func (s *Store) backfillManaged(ctx context.Context, tx bun.Tx, c *collections.C
 		a, ok := c.ManagedAttribute(m)
 		return ok && !had[a.Column]
 	}
-	t := quote(c.Table)
+	t := quote(c.Table())
 	if c.IsTree() && (added(collections.ManagedParent) || added(collections.ManagedPath) || added(collections.ManagedDepth)) {
 		parent := managedColumn(c, collections.ManagedParent)
 		path, depth := managedColumn(c, collections.ManagedPath), managedColumn(c, collections.ManagedDepth)
@@ -283,7 +283,7 @@ func (s *Store) backfillManaged(ctx context.Context, tx bun.Tx, c *collections.C
 			`UNION ALL SELECT n."id", n."team_id", tr."p" || n."id" || '/', tr."d" + 1 FROM ` + t + " AS n JOIN tr ON n." + parent + ` = tr."id" AND n."team_id" = tr."team_id"` +
 			") UPDATE " + t + " SET " + path + ` = tr."p", ` + depth + ` = tr."d" FROM tr WHERE ` + t + `."id" = tr."id"`
 		if _, err := s.execOnce(ctx, tx, q); err != nil {
-			return fmt.Errorf("store: fill the tree columns of %s: %w", c.Table, err)
+			return fmt.Errorf("store: fill the tree columns of %s: %w", c.Table(), err)
 		}
 	}
 	if c.IsOrdered() && added(collections.ManagedOrder) {
@@ -296,7 +296,7 @@ func (s *Store) backfillManaged(ctx context.Context, tx bun.Tx, c *collections.C
 			`SELECT "id", row_number() OVER (PARTITION BY ` + partition + ` ORDER BY "id") - 1 AS pos FROM ` + t +
 			") AS r WHERE " + t + `."id" = r."id"`
 		if _, err := s.execOnce(ctx, tx, q); err != nil {
-			return fmt.Errorf("store: fill the order column of %s: %w", c.Table, err)
+			return fmt.Errorf("store: fill the order column of %s: %w", c.Table(), err)
 		}
 	}
 	return nil

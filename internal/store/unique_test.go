@@ -44,7 +44,7 @@ func TestSoleUniqueFieldAgreesWithTheIndexes(t *testing.T) {
 			if (len(unique) == 1) != (tc.want != "") {
 				t.Fatalf("unique indexes: got %v, want exactly one only when SoleUniqueField names a field (%q)", unique, tc.want)
 			}
-			if tc.want != "" && unique[0] != indexName("ux", c.Table, collections.ColumnName(tc.want)) {
+			if tc.want != "" && unique[0] != indexName("ux", c.Table(), collections.ColumnName(tc.want)) {
 				t.Errorf("unique index: got %s, want the index of %s", unique[0], tc.want)
 			}
 		})
