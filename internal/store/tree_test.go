@@ -58,7 +58,8 @@ type treeStore struct {
 
 func newTreeStore(t *testing.T, e testdb.Engine) *treeStore {
 	t.Helper()
-	db := testdb.Open(t, e)
+	log := &queryLog{}
+	db := testdb.Open(t, e).WithQueryHook(log)
 	reg, _, err := collections.Build([]collections.Definition{{Name: "folders", Layer: "docs",
 		Fields: []collections.Field{{Name: "title", Type: collections.TypeString}},
 		Config: &collections.Config{Hierarchy: &collections.Hierarchy{Enabled: true}}}}, collections.LoadOptions{})
@@ -70,8 +71,6 @@ func newTreeStore(t *testing.T, e testdb.Engine) *treeStore {
 		t.Fatal(err)
 	}
 	c, _ := reg.Get("docsFolders")
-	log := &queryLog{}
-	db.AddQueryHook(log)
 	s.ObserveQueries(log.add)
 	return &treeStore{db: db, s: s, c: c, log: log}
 }
