@@ -63,7 +63,7 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 				}
 				defer k.Close()
 				if tc.install {
-					if _, err := events.Install(k, tc.cfg); err != nil {
+					if _, err := events.Install(b.Context(), k, tc.cfg); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -153,7 +153,7 @@ func checkCrashInvariants(t *testing.T, db string) (int, int) {
 		t.Fatalf("restart: %v", err)
 	}
 	defer closeKit()
-	if _, err := events.Install(k, events.Config{}); err != nil {
+	if _, err := events.Install(t.Context(), k, events.Config{}); err != nil {
 		t.Fatalf("restart: %v", err)
 	}
 	ctx := context.Background()
@@ -244,7 +244,7 @@ func TestCrashWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := events.Install(k, events.Config{}); err != nil {
+	if _, err := events.Install(t.Context(), k, events.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	actor := kit.Actor{TeamID: os.Getenv("EVENTS_CRASH_TEAM"), UserID: os.Getenv("EVENTS_CRASH_USER"), Role: teamauth.RoleOwner}

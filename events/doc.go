@@ -13,8 +13,8 @@
 //
 // # Install
 //
-//	k, _ := kit.New(kit.Config{Schemas: os.DirFS("schemas")})
-//	tracker, err := events.Install(k, events.Config{})
+//	k, _ := kit.Open(ctx, kit.Config{Schemas: os.DirFS("schemas")})
+//	tracker, err := events.Install(ctx, k, events.Config{})
 //	if err != nil { ... }
 //	tracker.StartRetention(ctx, time.Hour) // optional: cleanup every hour until ctx ends
 //	mux.Handle("/api/", k.Handler())

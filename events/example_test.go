@@ -17,7 +17,8 @@ import (
 // Install the add-on, change a record over HTTP, and read the team's
 // audit trail.
 func Example() {
-	k, err := kit.New(kit.Config{
+	ctx := context.Background()
+	k, err := kit.Open(ctx, kit.Config{
 		SQLitePath: ":memory:example-events",
 		Definitions: []collections.Definition{{Name: "tasks", Fields: []collections.Field{
 			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
@@ -28,11 +29,10 @@ func Example() {
 		panic(err)
 	}
 	defer k.Close()
-	if _, err := events.Install(k, events.Config{}); err != nil {
+	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
 		panic(err)
 	}
 
-	ctx := context.Background()
 	team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
 	user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Alice"})
 	k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner)

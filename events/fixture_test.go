@@ -134,7 +134,7 @@ func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*
 		}
 		w.ids[s.owner+"Product"] = rec["id"].(string)
 	}
-	if w.tr, err = events.Install(k, cfg); err != nil {
+	if w.tr, err = events.Install(t.Context(), k, cfg); err != nil {
 		t.Fatalf("events.Install: %v", err)
 	}
 	w.srv = testkit.ServeAPI(t, k.Handler())

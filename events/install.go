@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/uptrace/bun/migrate"
 
@@ -33,9 +32,10 @@ type Tracker struct {
 
 // Install adds event tracking to k, once per Kit:
 //
-//   - it creates the kit_events table and its indexes through bun/migrate
-//     (migration 20261121000200_kit_events, recorded in kit_migrations),
-//     waiting while another instance holds the migration lock;
+//   - under ctx, it creates the kit_events table and its indexes with
+//     [kit.Kit.Migrate] (migration 20261121000200_kit_events, recorded in
+//     kit_migrations), waiting while another instance holds the migration
+//     lock;
 //   - unless cfg.Disabled, it registers a mutation listener that writes
 //     each create, update and delete's events inside the mutation's own
 //     transaction ([kit.Kit.OnMutationTx]), so a change and its events
@@ -47,7 +47,7 @@ type Tracker struct {
 // Retention does not start by itself: call [Tracker.StartRetention]. A
 // Config with an unknown error mode, or a second Install on the same Kit,
 // is an error.
-func Install(k *kit.Kit, cfg Config) (*Tracker, error) {
+func Install(ctx context.Context, k *kit.Kit, cfg Config) (*Tracker, error) {
 	if k == nil {
 		return nil, fmt.Errorf("events: Install: nil Kit")
 	}
@@ -55,8 +55,6 @@ func Install(k *kit.Kit, cfg Config) (*Tracker, error) {
 		return nil, err
 	}
 	t := &Tracker{k: k, cfg: cfg, logger: k.Logger()}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	if err := t.migrate(ctx); err != nil {
 		return nil, err
 	}
@@ -72,37 +70,14 @@ func Install(k *kit.Kit, cfg Config) (*Tracker, error) {
 // Config returns the configuration the Tracker runs with.
 func (t *Tracker) Config() Config { return t.cfg }
 
-// migrate runs the add-on's migration with kit's migration tables, retrying
-// while another instance holds the lock.
+// migrate runs the add-on's migration in kit's migration tables.
 func (t *Tracker) migrate(ctx context.Context) error {
 	ms := migrate.NewMigrations()
 	registerMigrations(ms)
-	m := migrate.NewMigrator(t.k.DB(), ms, migrate.WithTableName("kit_migrations"),
-		migrate.WithLocksTableName("kit_migration_locks"), migrate.WithMarkAppliedOnSuccess(true))
-	for attempt := 0; ; attempt++ {
-		err := m.Init(ctx)
-		if err == nil {
-			err = m.Lock(ctx)
-		}
-		if err == nil {
-			_, err = m.Migrate(ctx)
-			if uerr := m.Unlock(ctx); err == nil && uerr != nil {
-				err = uerr
-			}
-			if err != nil {
-				return fmt.Errorf("events: migrate kit_events: %w", err)
-			}
-			return nil
-		}
-		if attempt >= 100 || ctx.Err() != nil {
-			return fmt.Errorf("events: migrate kit_events: %w", err)
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("events: migrate kit_events: %w", ctx.Err())
-		case <-time.After(time.Duration(20+attempt*10) * time.Millisecond):
-		}
+	if err := t.k.Migrate(ctx, ms); err != nil {
+		return fmt.Errorf("events: migrate kit_events: %w", err)
 	}
+	return nil
 }
 
 // addRoutes registers the endpoints. kit panics on a route registered

@@ -33,7 +33,7 @@ func startInstances(t *testing.T, e testdb.Engine, n int, cfg events.Config) ([]
 			return err
 		}
 		kits[i] = k
-		trackers[i], err = events.Install(k, cfg)
+		trackers[i], err = events.Install(t.Context(), k, cfg)
 		return err
 	})
 	for _, k := range kits {

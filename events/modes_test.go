@@ -263,13 +263,13 @@ func TestInstall(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer k.Close()
-			if _, err := events.Install(k, mode("loud")); err == nil || !strings.Contains(err.Error(), `"loud"`) {
+			if _, err := events.Install(t.Context(), k, mode("loud")); err == nil || !strings.Contains(err.Error(), `"loud"`) {
 				t.Fatalf("got %v, want an error naming the mode", err)
 			}
 		})
 		t.Run("a second Install on one Kit is an error, not a panic", func(t *testing.T) {
 			w := newWorld(t, e, events.Config{})
-			if _, err := events.Install(w.k, events.Config{}); err == nil || !strings.Contains(err.Error(), "twice") {
+			if _, err := events.Install(t.Context(), w.k, events.Config{}); err == nil || !strings.Contains(err.Error(), "twice") {
 				t.Fatalf("got %v, want an error saying it was installed twice", err)
 			}
 		})

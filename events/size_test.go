@@ -31,7 +31,7 @@ func testEventSizes(t *testing.T, e testdb.Engine) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	if _, err := events.Install(k, events.Config{}); err != nil {
+	if _, err := events.Install(t.Context(), k, events.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()

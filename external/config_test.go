@@ -219,7 +219,7 @@ func TestRegisterListsTheCollection(t *testing.T) {
 	// tasks refers to teamUsers, so both are built together by kit.New;
 	// catalog and bareUsers come later, through Register alone.
 	f := newFixture(t, []collections.Definition{tasksDefinition(), users.Definition()}, func(t *testing.T, f *fixture) {
-		if err := external.Register(f.k, users, catalog, bare); err != nil {
+		if err := external.Register(t.Context(), f.k, users, catalog, bare); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -322,7 +322,7 @@ func TestRegisterRejects(t *testing.T) {
 	f := newFixture(t, nil, nil)
 	for _, c := range cases {
 		t.Run(c.name+" is refused", func(t *testing.T) {
-			err := external.Register(f.k, c.cols...)
+			err := external.Register(t.Context(), f.k, c.cols...)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got %v, want an error with %q", err, c.want)
 			}

@@ -29,11 +29,11 @@
 // pass [Collection.Definition] in kit.Config.Definitions, then call
 // Register to mount the routes.
 //
-//	k, err := kit.New(kit.Config{Definitions: []collections.Definition{
+//	k, err := kit.Open(ctx, kit.Config{Definitions: []collections.Definition{
 //		tasks,              // has {Name: "assigneeId", RefTarget: "teamUsers"}
 //		users.Definition(),
 //	}})
-//	err = external.Register(k, users)
+//	err = external.Register(ctx, k, users)
 //
 // # Handlers
 //

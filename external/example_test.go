@@ -43,7 +43,8 @@ func Example() {
 		panic(err)
 	}
 
-	k, err := kit.New(kit.Config{
+	ctx := context.Background()
+	k, err := kit.Open(ctx, kit.Config{
 		SQLitePath: ":memory:example-external",
 		Definitions: []collections.Definition{
 			{Name: "products", Layer: "shop", Fields: []collections.Field{
@@ -61,9 +62,8 @@ func Example() {
 		panic(err)
 	}
 	defer k.Close()
-	external.MustRegister(k, teamUsers, catalog) // mounts the routes; registers catalog
+	external.MustRegister(ctx, k, teamUsers, catalog) // mounts the routes; registers catalog
 
-	ctx := context.Background()
 	team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
 	alice, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Alice"})
 	k.Accounts().AddMember(ctx, team.ID, alice.ID, teamauth.RoleOwner)

@@ -103,7 +103,7 @@ func mountPeopleRoutes(t *testing.T, f *fixture) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := external.Register(k, users, accounts); err != nil {
+	if err := external.Register(t.Context(), k, users, accounts); err != nil {
 		t.Fatal(err)
 	}
 

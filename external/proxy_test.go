@@ -201,7 +201,7 @@ func mountProxies(t *testing.T, f *fixture) {
 		}
 		cols = append(cols, c)
 	}
-	if err := external.Register(k, cols...); err != nil {
+	if err := external.Register(t.Context(), k, cols...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -342,7 +342,7 @@ func TestProxyForwardsTheCaller(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		external.MustRegister(f.k, c)
+		external.MustRegister(t.Context(), f.k, c)
 	})
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, f.srv.URL+"/api/teams/acme/echoes", nil)
 	req.Header.Set("Authorization", "Bearer "+f.tokens["mia"])

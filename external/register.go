@@ -17,7 +17,8 @@ import (
 
 // Register adds the collections to k and mounts their endpoints.
 //
-// Collections k does not know yet are registered with (*kit.Kit).Register,
+// Collections k does not know yet are registered, under ctx, with
+// (*kit.Kit).Register,
 // so that they appear in GET /api/kit/collections; ones already given to
 // kit.New through [Collection.Definition] (which stored collections whose
 // reference fields target them need) are left as they are. Then, for each
@@ -35,7 +36,7 @@ import (
 // Register fails when a name is taken by a stored collection or kit
 // refuses the definitions, and panics, as kit.Handle does, when a route
 // is already taken (a collection registered twice).
-func Register(k *kit.Kit, cols ...*Collection) error {
+func Register(ctx context.Context, k *kit.Kit, cols ...*Collection) error {
 	var defs []collections.Definition
 	for _, c := range cols {
 		if c == nil {
@@ -50,7 +51,7 @@ func Register(k *kit.Kit, cols ...*Collection) error {
 		defs = append(defs, c.Definition())
 	}
 	if len(defs) > 0 {
-		if err := k.Register(defs...); err != nil {
+		if err := k.Register(ctx, defs...); err != nil {
 			return err
 		}
 	}
@@ -61,8 +62,8 @@ func Register(k *kit.Kit, cols ...*Collection) error {
 }
 
 // MustRegister is Register that panics on error, for setup code.
-func MustRegister(k *kit.Kit, cols ...*Collection) {
-	if err := Register(k, cols...); err != nil {
+func MustRegister(ctx context.Context, k *kit.Kit, cols ...*Collection) {
+	if err := Register(ctx, k, cols...); err != nil {
 		panic(err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
+
+	"github.com/collectionkit/kit/internal/store"
 )
 
 // registerPeriodicMigration adds the migration that creates kit_periodic,
@@ -12,10 +14,8 @@ import (
 // names it after this file.
 func registerPeriodicMigration(ms *migrate.Migrations) {
 	ms.MustRegister(func(ctx context.Context, db *bun.DB) error {
-		_, err := db.NewCreateTable().Model((*periodicRun)(nil)).IfNotExists().Exec(ctx)
-		return err
+		return store.CreatePeriodicTable(ctx, db)
 	}, func(ctx context.Context, db *bun.DB) error {
-		_, err := db.NewDropTable().Model((*periodicRun)(nil)).IfExists().Exec(ctx)
-		return err
+		return store.DropPeriodicTable(ctx, db)
 	})
 }

@@ -5,7 +5,7 @@
 //
 // A host app builds one Kit and mounts its handler on any router:
 //
-//	k, err := kit.New(kit.Config{Schemas: os.DirFS("schemas")})
+//	k, err := kit.Open(ctx, kit.Config{Schemas: os.DirFS("schemas")})
 //	if err != nil {
 //		log.Fatal(err)
 //	}
@@ -14,14 +14,16 @@
 //	mux.Handle("/api/", k.Handler())
 //
 // The zero Config runs on an embedded SQLite file (kit.db). Hand kit a
-// PostgreSQL *bun.DB in [Config.DB] to run on PostgreSQL.
+// PostgreSQL *bun.DB in [Config.DB] to run on PostgreSQL. [Open] does its
+// database work (kit's own tables, schema sync) under the context it is
+// given; [New] is Open with context.Background().
 //
 // # Collections
 //
 // Collections come from a schemas folder (one JSON file per collection,
 // sub-directories as layers, an optional kit.config.json) and from Go
 // definitions ([Config.Definitions], [Kit.Register]); see package
-// collections for the format and the naming rules. New syncs every
+// collections for the format and the naming rules. Open syncs every
 // collection's table: it creates what is missing and refuses drift
 // ([ErrSchemaDrift]).
 //
@@ -61,6 +63,7 @@
 // [Kit.HandleTeam] and [Kit.Handle] add routes behind the same middleware,
 // error shape and (for team routes) membership check; [Kit.Auth] gives the
 // team helpers and guards; [SetResponseHeader] lets a mutation listener
-// tell the caller something. The events and external packages are built on
-// these alone.
+// tell the caller something; [Kit.Migrate] runs an add-on's bun/migrate
+// migrations in kit's migration tables. The events and external packages
+// are built on these alone.
 package kit

@@ -5,14 +5,14 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/internal/store"
 )
 
 // QueuedWrites reports how many writes wait in k's SQLite write queue
 // (tests use it to build a group of writes deterministically).
 func QueuedWrites(k *Kit) int {
-	k.writes.mu.Lock()
-	defer k.writes.mu.Unlock()
-	return len(k.writes.queue)
+	return k.store.QueuedWrites()
 }
 
 // HoldWrites queues a write that waits until release is called, so that
@@ -21,7 +21,7 @@ func QueuedWrites(k *Kit) int {
 func HoldWrites(k *Kit) (release func()) {
 	started, unblock := make(chan struct{}), make(chan struct{})
 	go func() {
-		_ = k.writes.run(context.Background(), nil, true, func(context.Context, bun.Tx) error {
+		_ = k.store.RunWrite(context.Background(), nil, true, func(context.Context, bun.Tx) error {
 			close(started)
 			<-unblock
 			return nil
@@ -32,8 +32,8 @@ func HoldWrites(k *Kit) (release func()) {
 }
 
 // SearchBacklog is how many rows a collection's search index may leave
-// for a later flush (searchBacklog).
-const SearchBacklog = searchBacklog
+// for a later flush (store.SearchBacklogLimit).
+const SearchBacklog = store.SearchBacklogLimit
 
 // SearchWaiting returns how many rows of the collection key wait for its
 // search index (store.SearchBacklog).

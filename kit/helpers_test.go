@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
@@ -130,7 +129,7 @@ func newKitOn(t testing.TB, e testdb.Engine, defs ...collections.Definition) *ki
 }
 
 // isPostgres reports whether k runs on PostgreSQL.
-func isPostgres(k *kit.Kit) bool { return k.DB().Dialect().Name() == dialect.PG }
+func isPostgres(k *kit.Kit) bool { return k.DB().Dialect().Name().String() == "pg" }
 
 // newKitConfig opens a Kit with cfg (a quiet logger unless cfg has one)
 // and closes it when t ends.

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
@@ -28,6 +27,18 @@ type Config struct {
 	// SQLitePath is the SQLite file opened when DB is nil. Default
 	// "kit.db"; ":memory:<name>" opens an in-memory database.
 	SQLitePath string
+	// QueryHook, when set, observes the statements kit's record service
+	// runs (record, tree and search reads and writes, schema sync, the
+	// write queue's savepoints, period claims). kit runs those through
+	// database/sql with driver arguments and a prepared-statement cache,
+	// past the hooks registered on DB, and calls QueryHook around each
+	// instead, with a bun.QueryEvent (Query is the SQL text with
+	// placeholders, QueryArgs the arguments), so bunotel and bundebug hooks
+	// work unchanged. Statements made through bun's query builder (kit's
+	// migrations) go through DB's own hooks: register the same hook there
+	// (db.AddQueryHook) to see everything. When kit opens the SQLite
+	// database itself, it registers QueryHook on it too.
+	QueryHook bun.QueryHook
 
 	// Schemas is a schemas folder (embed.FS, os.DirFS, ...): one JSON file
 	// per collection, optionally in one level of layer sub-directories, and
@@ -92,21 +103,19 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
 
-	writes writeQueue // SQLite: kit's writes, committed in groups (see runWrite)
-
 	routerOnce sync.Once
 	router     router
 	teamAuth   *teamauth.Auth
 }
 
-// New opens the database, creates kit's own tables, loads the schemas and
-// brings every collection table in line with its definition. Schema errors
-// come back together as a *collections.LoadError (errors.Is
-// ErrInvalidSchema); a table that drifted from its definition is a
-// *DriftError (errors.Is ErrSchemaDrift).
-func New(cfg Config) (*Kit, error) {
+// Open opens the database, creates kit's own tables, loads the schemas and
+// brings every collection table in line with its definition, all under
+// ctx: when ctx ends, Open stops and returns its error. Schema errors come
+// back together as a *collections.LoadError (errors.Is ErrInvalidSchema);
+// a table that drifted from its definition is a *DriftError (errors.Is
+// ErrSchemaDrift). ctx bounds only the opening; the Kit outlives it.
+func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits, fileFS: cfg.Schemas}
-	k.writes.k = k
 	if k.logger == nil {
 		k.logger = slog.Default()
 	}
@@ -117,6 +126,7 @@ func New(cfg Config) (*Kit, error) {
 		k.cfg.MaxBodyBytes = 1 << 20
 	}
 	k.db = cfg.DB
+	checkpointWAL := false
 	if k.db == nil {
 		path := cfg.SQLitePath
 		if path == "" {
@@ -127,10 +137,15 @@ func New(cfg Config) (*Kit, error) {
 			return nil, err
 		}
 		k.db, k.ownsDB = db, true
-		k.writes.checkpoints = store.BackgroundCheckpoints(path)
+		if cfg.QueryHook != nil {
+			db.AddQueryHook(cfg.QueryHook)
+		}
+		checkpointWAL = store.BackgroundCheckpoints(path)
 	}
 	k.store = store.New(k.db, k.Collections)
 	k.store.Logger = k.logger
+	k.store.CheckpointWAL = checkpointWAL
+	k.store.SetQueryHook(cfg.QueryHook)
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {
 		k.cfg.Directory = k.auth
@@ -139,8 +154,6 @@ func New(cfg Config) (*Kit, error) {
 		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth})
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	if err := k.migrate(ctx); err != nil {
 		k.closeDB()
 		return nil, err
@@ -152,41 +165,22 @@ func New(cfg Config) (*Kit, error) {
 	return k, nil
 }
 
-// migrate creates kit's own tables through bun/migrate, retrying while
-// another instance holds the migration lock.
+// New is Open with context.Background(): opening is bounded by nothing but
+// the database's own timeouts. Prefer Open, which a host can cancel.
+func New(cfg Config) (*Kit, error) {
+	return Open(context.Background(), cfg)
+}
+
+// migrate creates kit's own tables through bun/migrate (see Migrate).
 func (k *Kit) migrate(ctx context.Context) error {
 	ms := migrate.NewMigrations()
 	registerCoreMigrations(ms)
 	registerPeriodicMigration(ms)
 	k.auth.RegisterMigrations(ms)
-	m := migrate.NewMigrator(k.db, ms, migrate.WithTableName("kit_migrations"),
-		migrate.WithLocksTableName("kit_migration_locks"), migrate.WithMarkAppliedOnSuccess(true))
-	for attempt := 0; ; attempt++ {
-		err := m.Init(ctx)
-		if err == nil {
-			err = m.Lock(ctx)
-		}
-		if err == nil {
-			_, err = m.Migrate(ctx)
-			if uerr := m.Unlock(ctx); err == nil && uerr != nil {
-				err = uerr
-			}
-			if err == nil {
-				return nil
-			}
-			return fmt.Errorf("kit: migrate own tables: %w", err)
-		}
-		if attempt >= 100 || ctx.Err() != nil {
-			return fmt.Errorf("kit: migrate own tables: %w", err)
-		}
-		// Another instance is migrating (lock held, or tables being
-		// created): wait and retry.
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Duration(20+attempt*10) * time.Millisecond):
-		}
+	if err := k.runMigrations(ctx, ms); err != nil {
+		return fmt.Errorf("kit: migrate own tables: %w", err)
 	}
+	return nil
 }
 
 // load builds the registry from the schema folder and defs and syncs it.
@@ -219,22 +213,21 @@ func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
 
 // Register adds Go-defined collections. They are validated with every
 // collection already registered (so references may point at them) and
-// their tables are synced before Register returns.
-func (k *Kit) Register(defs ...collections.Definition) error {
+// their tables are synced, under ctx, before Register returns. On an
+// error the registry stays as it was.
+func (k *Kit) Register(ctx context.Context, defs ...collections.Definition) error {
 	if k.closed.Load() {
 		return ErrClosed
 	}
 	k.regMu.Lock()
 	defer k.regMu.Unlock()
 	all := append(append([]collections.Definition(nil), k.defs...), defs...)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	return k.load(ctx, all)
 }
 
 // MustRegister is Register that panics on error, for setup code.
-func (k *Kit) MustRegister(defs ...collections.Definition) {
-	if err := k.Register(defs...); err != nil {
+func (k *Kit) MustRegister(ctx context.Context, defs ...collections.Definition) {
+	if err := k.Register(ctx, defs...); err != nil {
 		panic(err)
 	}
 }

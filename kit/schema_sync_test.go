@@ -453,11 +453,11 @@ func testSchemaSync(t *testing.T, e testdb.Engine) {
 		if _, err := k.Records(productsKey).List(ctx, aliceA, nil); !errors.Is(err, kit.ErrUnknownCollection) {
 			t.Fatalf("List before Register: got %v, want ErrUnknownCollection", err)
 		}
-		if err := k.Register(productsDef()); err != nil {
+		if err := k.Register(t.Context(), productsDef()); err != nil {
 			t.Fatalf("Register: %v", err)
 		}
 		mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "registered"})
-		if err := k.Register(productsDef()); err == nil {
+		if err := k.Register(t.Context(), productsDef()); err == nil {
 			t.Error("Register of the same collection twice: got nil, want an error")
 		}
 		mustList(t, k, productsKey, aliceA, nil)

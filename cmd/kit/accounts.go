@@ -35,7 +35,7 @@ func runTeamCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *name == "" && *slug == "" {
 		return fl.usageError(stderr, "--name is required")
 	}
-	return withAccounts(*dsn, "team create", stderr, func(accounts *teamauth.Store) error {
+	return withAccounts(ctx, *dsn, "team create", stderr, func(accounts *teamauth.Store) error {
 		t, err := accounts.CreateTeam(ctx, teamauth.Team{Name: *name, Slug: *slug})
 		switch {
 		case (errors.Is(err, teamauth.ErrSlugTaken) || errors.Is(err, teamauth.ErrInvalidSlug)) && *slug == "":
@@ -57,7 +57,7 @@ func runTeamList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
-	return withAccounts(*dsn, "team list", stderr, func(accounts *teamauth.Store) error {
+	return withAccounts(ctx, *dsn, "team list", stderr, func(accounts *teamauth.Store) error {
 		teams, err := accounts.Teams(ctx)
 		if err != nil {
 			return err
@@ -95,7 +95,7 @@ func runUserCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if *role != "" && *role != teamauth.UserRoleAdmin {
 		return fl.usageError(stderr, "--role must be empty or %q, not %q (team roles are set with kit member add)", teamauth.UserRoleAdmin, *role)
 	}
-	return withAccounts(*dsn, "user create", stderr, func(accounts *teamauth.Store) error {
+	return withAccounts(ctx, *dsn, "user create", stderr, func(accounts *teamauth.Store) error {
 		u, err := accounts.CreateUser(ctx, teamauth.User{Name: *name, Email: *email, Role: *role})
 		if err != nil {
 			return err
@@ -116,7 +116,7 @@ func runUserList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
-	return withAccounts(*dsn, "user list", stderr, func(accounts *teamauth.Store) error {
+	return withAccounts(ctx, *dsn, "user list", stderr, func(accounts *teamauth.Store) error {
 		users, err := accounts.Users(ctx)
 		if err != nil {
 			return err
@@ -158,7 +158,7 @@ func runMemberAdd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if !teamauth.Role(*role).Valid() {
 		return fl.usageError(stderr, "--role must be owner, admin or member, not %q", *role)
 	}
-	return withAccounts(*dsn, "member add", stderr, func(accounts *teamauth.Store) error {
+	return withAccounts(ctx, *dsn, "member add", stderr, func(accounts *teamauth.Store) error {
 		t, err := accounts.Team(ctx, *team)
 		if err != nil {
 			return fmt.Errorf("%w: %q", err, *team)
@@ -198,7 +198,7 @@ func runTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 	if code, ok := fl.require(stderr, "user"); !ok {
 		return code
 	}
-	return withAccounts(*dsn, "token create", stderr, func(accounts *teamauth.Store) error {
+	return withAccounts(ctx, *dsn, "token create", stderr, func(accounts *teamauth.Store) error {
 		plaintext, tok, err := accounts.CreateToken(ctx, *user, *name)
 		if err != nil {
 			return fmt.Errorf("%w: %q", err, *user)
@@ -212,8 +212,8 @@ func runTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 // withAccounts opens the database at dsn with kit's own tables (and no
 // collections), runs do on its account store and closes it. An error is
 // printed as "kit CMD: error" and makes the exit status 1.
-func withAccounts(dsn, cmd string, stderr io.Writer, do func(*teamauth.Store) error) int {
-	k, closeKit, err := openKit(dsn, kit.Config{Logger: newLogger(stderr)})
+func withAccounts(ctx context.Context, dsn, cmd string, stderr io.Writer, do func(*teamauth.Store) error) int {
+	k, closeKit, err := openKit(ctx, dsn, kit.Config{Logger: newLogger(stderr)})
 	if err != nil {
 		return fail(stderr, cmd, err)
 	}

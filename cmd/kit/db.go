@@ -50,14 +50,15 @@ func isDir(p string) bool {
 }
 
 // openKit opens the database named by dsn and starts a Kit on it with the
-// rest of cfg. closeKit closes the Kit and anything openDB opened.
-func openKit(dsn string, cfg kit.Config) (k *kit.Kit, closeKit func() error, err error) {
+// rest of cfg, under ctx. closeKit closes the Kit and anything openDB
+// opened.
+func openKit(ctx context.Context, dsn string, cfg kit.Config) (k *kit.Kit, closeKit func() error, err error) {
 	db, err := openDB(dsn)
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg.DB, cfg.SQLitePath = db.DB, db.SQLitePath
-	k, err = kit.New(cfg)
+	k, err = kit.Open(ctx, cfg)
 	if err != nil {
 		if cfg.DB != nil {
 			cfg.DB.Close()

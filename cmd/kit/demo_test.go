@@ -11,7 +11,7 @@ import (
 
 func openExampleKit(t *testing.T, db string) *kit.Kit {
 	t.Helper()
-	k, closeKit, err := openKit(db, kit.Config{Schemas: os.DirFS(exampleSchemas)})
+	k, closeKit, err := openKit(t.Context(), db, kit.Config{Schemas: os.DirFS(exampleSchemas)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestSeedDemoReusesItsDataAndMakesFreshTokens(t *testing.T) {
 func TestSeedDemoNeedsTheExampleCollections(t *testing.T) {
 	t.Parallel()
 	dir := writeSchemas(t, map[string]string{"tasks.json": `{"title": {"type": "string"}}`})
-	k, closeKit, err := openKit(filepath.Join(t.TempDir(), "kit.db"), kit.Config{Schemas: os.DirFS(dir)})
+	k, closeKit, err := openKit(t.Context(), filepath.Join(t.TempDir(), "kit.db"), kit.Config{Schemas: os.DirFS(dir)})
 	if err != nil {
 		t.Fatal(err)
 	}

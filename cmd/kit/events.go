@@ -23,13 +23,13 @@ func runEvents(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(rest) == 0 || slices.ContainsFunc(rest, isHelp) {
 		return events.Command(ctx, nil, rest, stdout, stderr)
 	}
-	k, closeKit, err := openKit(dsn, kit.Config{Logger: newLogger(stderr)})
+	k, closeKit, err := openKit(ctx, dsn, kit.Config{Logger: newLogger(stderr)})
 	if err != nil {
 		fmt.Fprintf(stderr, "kit events: %v\n", err)
 		return exitFail
 	}
 	defer closeKit()
-	tr, err := events.Install(k, events.Config{ErrorHandling: events.ErrorHandling{NoConsoleLog: true}})
+	tr, err := events.Install(ctx, k, events.Config{ErrorHandling: events.ErrorHandling{NoConsoleLog: true}})
 	if err != nil {
 		fmt.Fprintf(stderr, "kit events: %v\n", err)
 		return exitFail

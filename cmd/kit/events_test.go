@@ -18,7 +18,7 @@ func TestEventsCleanupDeletesPastRetentionAndADryRunDeletesNothing(t *testing.T)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := events.Install(k, events.Config{}); err != nil {
+	if _, err := events.Install(t.Context(), k, events.Config{}); err != nil {
 		t.Fatal(err)
 	}
 	actor := kit.Actor{UserID: "u1", TeamID: "t1", Role: "owner"}

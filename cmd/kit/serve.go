@@ -66,7 +66,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	logger := newLogger(stderr)
-	k, closeKit, err := openKit(o.db, kit.Config{Schemas: os.DirFS(dir), Prefix: prefix, Logger: logger})
+	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: os.DirFS(dir), Prefix: prefix, Logger: logger})
 	if err != nil {
 		return fail(stderr, "serve", startError(dir, err))
 	}

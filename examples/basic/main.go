@@ -36,14 +36,14 @@ func run(addr string) error {
 	}
 	// An in-memory database: every run starts afresh. Give a file path
 	// ("tasks.db") to keep the data.
-	k, err := kit.New(kit.Config{SQLitePath: ":memory:basic", Schemas: schemas})
+	ctx := context.Background()
+	k, err := kit.Open(ctx, kit.Config{SQLitePath: ":memory:basic", Schemas: schemas})
 	if err != nil {
 		return err
 	}
 	defer k.Close()
 
 	// A team, a user who owns it, and an API token for that user.
-	ctx := context.Background()
 	accounts := k.Accounts()
 	team, err := accounts.CreateTeam(ctx, teamauth.Team{Name: "Demo", Slug: "demo"})
 	if err != nil {

@@ -33,7 +33,9 @@ func main() {
 	mode := flag.String("mode", "toast", "error mode: toast, silent or throw")
 	flag.Parse()
 
-	k, err := kit.New(kit.Config{
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	k, err := kit.Open(ctx, kit.Config{
 		SQLitePath: *db,
 		Dev:        *dev,
 		Definitions: []collections.Definition{{Name: "tasks", Fields: []collections.Field{
@@ -47,13 +49,11 @@ func main() {
 	defer k.Close()
 
 	// The zero Config is the spec's defaults; set only what differs.
-	tracker, err := events.Install(k, events.Config{ErrorHandling: events.ErrorHandling{Mode: events.Mode(*mode)}})
+	tracker, err := events.Install(ctx, k, events.Config{ErrorHandling: events.ErrorHandling{Mode: events.Mode(*mode)}})
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	token, err := seed(ctx, k)
 	if err != nil {
 		log.Fatal(err)

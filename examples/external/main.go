@@ -78,6 +78,8 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "listen address")
 	demo := flag.Bool("demo", false, "make a few requests against the server, print them and exit")
 	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 
 	// teamUsers: the users of the route's team. Register mounts the handler
 	// behind team membership, so fetch finds the team in the context.
@@ -107,7 +109,7 @@ func main() {
 		log.Fatal(err)
 	}
 
-	k, err := kit.New(kit.Config{
+	k, err := kit.Open(ctx, kit.Config{
 		SQLitePath: ":memory:external-example",
 		Definitions: []collections.Definition{
 			{Name: "products", Layer: "shop", Fields: []collections.Field{
@@ -126,7 +128,7 @@ func main() {
 		log.Fatal(err)
 	}
 	defer k.Close()
-	if err := external.Register(k, teamUsers, catalog); err != nil {
+	if err := external.Register(ctx, k, teamUsers, catalog); err != nil {
 		log.Fatal(err)
 	}
 
@@ -140,7 +142,7 @@ func main() {
 	}, userItem, external.WithLogger(k.Logger()))
 	k.Handle(http.MethodGet, "/users/{user}/teamUsers", k.Auth().RequireSelf()(own))
 
-	token, adminToken, aliceID, err := seed(k)
+	token, adminToken, aliceID, err := seed(ctx, k)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -178,15 +180,12 @@ func main() {
 	}
 	log.Printf("external example on %s/api (member token %s, admin token %s)", base, token, adminToken)
 	log.Printf("try: curl -H 'Authorization: Bearer %s' '%s/api/teams/acme/teamUsers?includeBanned=true'", token, base)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	<-ctx.Done()
 }
 
 // seed creates the teams acme and globex, alice (acme owner, linked to
 // the directory entry u-ada), a super-admin, and two products.
-func seed(k *kit.Kit) (token, adminToken, aliceID string, err error) {
-	ctx := context.Background()
+func seed(ctx context.Context, k *kit.Kit) (token, adminToken, aliceID string, err error) {
 	acc := k.Accounts()
 	acme, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
 	if err != nil {

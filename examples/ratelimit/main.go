@@ -26,8 +26,10 @@ func main() {
 	schemas := flag.String("schemas", "examples/schemas", "schemas folder")
 	flag.Parse()
 
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	lim := limiter.New(*rate, *burst)
-	k, err := kit.New(kit.Config{
+	k, err := kit.Open(ctx, kit.Config{
 		SQLitePath: "ratelimit.db",
 		Schemas:    os.DirFS(*schemas),
 		Middleware: []func(http.Handler) http.Handler{lim.Middleware},
@@ -40,8 +42,6 @@ func main() {
 	mux := http.NewServeMux()
 	mux.Handle("/api/", k.Handler())
 	srv := &http.Server{Addr: *addr, Handler: mux, ReadHeaderTimeout: 5 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		srv.Shutdown(context.Background())

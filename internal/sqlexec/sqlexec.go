@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -29,6 +30,16 @@ type Runner struct {
 	// Observe, when set, sees every query as the driver gets it (for tests
 	// and debugging); set it before the Runner is used.
 	Observe func(query string, args []any)
+
+	// Hook, when set, is called around every statement the Runner runs,
+	// as bun calls the query hooks of a *bun.DB: BeforeQuery before the
+	// driver gets it, AfterQuery after it returns (for a query, once its
+	// rows are open), with a QueryEvent whose DB is the Runner's database,
+	// Query the SQL text as the driver gets it (placeholders, not values),
+	// QueryTemplate the text as written, QueryArgs the driver arguments,
+	// and Result and Err the outcome. bunotel's and bundebug's hooks work
+	// unchanged. Set it before the Runner is used.
+	Hook bun.QueryHook
 
 	db    *bun.DB
 	pg    bool
@@ -58,7 +69,7 @@ func Strings(vals []string) List {
 	return l
 }
 
-// prepare turns kit's "?"-placeholder SQL and arguments into the driver's:
+// rebind turns kit's "?"-placeholder SQL and arguments into the driver's:
 // list arguments expanded, and "?" numbered ($1, $2, ...) on PostgreSQL.
 // kit's SQL holds no "?" inside literals.
 func (r *Runner) rebind(query string, args []any) (string, []any) {
@@ -201,40 +212,111 @@ func (r *Runner) Prepare(ctx context.Context, queries ...string) {
 	}
 }
 
-// Query runs a query on db (the DB or a transaction).
+// before reports a statement to Observe and to Hook's BeforeQuery; it
+// returns the event to finish with after (nil without a Hook).
+func (r *Runner) before(ctx context.Context, template, query string, args []any) (context.Context, *bun.QueryEvent) {
+	if r.Observe != nil {
+		r.Observe(query, args)
+	}
+	if r.Hook == nil {
+		return ctx, nil
+	}
+	ev := &bun.QueryEvent{DB: r.db, Query: query, QueryTemplate: template, QueryArgs: args, StartTime: time.Now()}
+	return r.Hook.BeforeQuery(ctx, ev), ev
+}
+
+// after reports a statement's outcome to Hook's AfterQuery.
+func (r *Runner) after(ctx context.Context, ev *bun.QueryEvent, res sql.Result, err error) {
+	if ev == nil {
+		return
+	}
+	ev.Result, ev.Err = res, err
+	r.Hook.AfterQuery(ctx, ev)
+}
+
+// Query runs a query on db (the DB or a transaction), through a cached
+// prepared statement on SQLite.
 func (r *Runner) Query(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
-	query, args = r.rebind(query, args)
-	if r.Observe != nil {
-		r.Observe(query, args)
-	}
-	if st := r.bind(ctx, db, query); st != nil {
-		return st.QueryContext(ctx, args...)
-	}
-	return handle(db).QueryContext(ctx, query, args...)
+	return r.query(ctx, db, true, query, args)
 }
 
-// Exec runs a statement on db.
+// QueryOnce runs a query that is not worth a prepared statement (schema
+// inspection, a statement run once) on db.
+func (r *Runner) QueryOnce(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	return r.query(ctx, db, false, query, args)
+}
+
+func (r *Runner) query(ctx context.Context, db bun.IDB, cache bool, template string, args []any) (*sql.Rows, error) {
+	query, args := r.rebind(template, args)
+	ctx, ev := r.before(ctx, template, query, args)
+	var rows *sql.Rows
+	var err error
+	if st := r.bindIf(ctx, cache, db, query); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = handle(db).QueryContext(ctx, query, args...)
+	}
+	r.after(ctx, ev, nil, err)
+	return rows, err
+}
+
+// Exec runs a statement on db, through a cached prepared statement on
+// SQLite.
 func (r *Runner) Exec(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
-	query, args = r.rebind(query, args)
-	if r.Observe != nil {
-		r.Observe(query, args)
-	}
-	if st := r.bind(ctx, db, query); st != nil {
-		return st.ExecContext(ctx, args...)
-	}
-	return handle(db).ExecContext(ctx, query, args...)
+	return r.exec(ctx, db, true, query, args)
 }
 
-// QueryRow runs a one-row query on db.
+// ExecOnce runs a statement that is not worth a prepared statement (DDL,
+// savepoints, a statement run once) on db.
+func (r *Runner) ExecOnce(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
+	return r.exec(ctx, db, false, query, args)
+}
+
+func (r *Runner) exec(ctx context.Context, db bun.IDB, cache bool, template string, args []any) (sql.Result, error) {
+	query, args := r.rebind(template, args)
+	ctx, ev := r.before(ctx, template, query, args)
+	var res sql.Result
+	var err error
+	if st := r.bindIf(ctx, cache, db, query); st != nil {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = handle(db).ExecContext(ctx, query, args...)
+	}
+	r.after(ctx, ev, res, err)
+	return res, err
+}
+
+// QueryRow runs a one-row query on db, through a cached prepared
+// statement on SQLite.
 func (r *Runner) QueryRow(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
-	query, args = r.rebind(query, args)
-	if r.Observe != nil {
-		r.Observe(query, args)
+	return r.queryRow(ctx, db, true, query, args)
+}
+
+// QueryRowOnce runs a one-row query that is not worth a prepared
+// statement on db.
+func (r *Runner) QueryRowOnce(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
+	return r.queryRow(ctx, db, false, query, args)
+}
+
+func (r *Runner) queryRow(ctx context.Context, db bun.IDB, cache bool, template string, args []any) *sql.Row {
+	query, args := r.rebind(template, args)
+	ctx, ev := r.before(ctx, template, query, args)
+	var row *sql.Row
+	if st := r.bindIf(ctx, cache, db, query); st != nil {
+		row = st.QueryRowContext(ctx, args...)
+	} else {
+		row = handle(db).QueryRowContext(ctx, query, args...)
 	}
-	if st := r.bind(ctx, db, query); st != nil {
-		return st.QueryRowContext(ctx, args...)
+	r.after(ctx, ev, nil, row.Err())
+	return row
+}
+
+// bindIf is bind when cache is set, else nil (run unprepared).
+func (r *Runner) bindIf(ctx context.Context, cache bool, db bun.IDB, query string) *sql.Stmt {
+	if !cache {
+		return nil
 	}
-	return handle(db).QueryRowContext(ctx, query, args...)
+	return r.bind(ctx, db, query)
 }
 
 // Close releases the prepared statements.

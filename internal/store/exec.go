@@ -29,6 +29,21 @@ func (s *Store) queryRow(ctx context.Context, db bun.IDB, query string, args ...
 	return s.run.QueryRow(ctx, db, query, args...)
 }
 
+// execOnce, queryOnce and queryRowOnce run statements that are not worth
+// a prepared statement (DDL, schema inspection, savepoints) through the
+// same runner, so the query hook sees them too.
+func (s *Store) execOnce(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
+	return s.run.ExecOnce(ctx, db, query, args...)
+}
+
+func (s *Store) queryOnce(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	return s.run.QueryOnce(ctx, db, query, args...)
+}
+
+func (s *Store) queryRowOnce(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
+	return s.run.QueryRowOnce(ctx, db, query, args...)
+}
+
 // Warm prepares the fixed-shape statements of every stored collection's
 // record paths (get, insert, delete, exists) outside any transaction, so
 // writes find them cached.
@@ -43,8 +58,19 @@ func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	}
 }
 
-// Close releases the prepared statements.
-func (s *Store) Close() error { return s.run.Close() }
+// Close releases the prepared statements and stops background WAL
+// checkpoints. It does not close the database.
+func (s *Store) Close() error {
+	s.closed.Store(true)
+	return s.run.Close()
+}
+
+// SetQueryHook makes hook see every statement the Store runs (record,
+// tree, search, sync, write-queue and period-claim statements), the way
+// bun's query hooks see bun's own queries: the Store runs its statements
+// on database/sql with driver arguments, past the *bun.DB's hooks. Set it
+// before the Store is used.
+func (s *Store) SetQueryHook(hook bun.QueryHook) { s.run.Hook = hook }
 
 // ObserveQueries makes fn see every record-path query as the driver gets
 // it (bun query hooks do not: these paths bypass bun's formatting). Set it

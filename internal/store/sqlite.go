@@ -21,7 +21,7 @@ import (
 // wal_autocheckpoint(0): a connection that commits does not checkpoint
 // the WAL itself (copying pages to the database file and syncing it,
 // while the commit's caller waits); kit runs passive checkpoints in the
-// background instead (kit's write queue, see kit/write.go). Other
+// background instead (Store.CheckpointWAL, see write.go). Other
 // programs opening the file keep SQLite's default.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
 

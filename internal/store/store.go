@@ -18,8 +18,15 @@ import (
 // PostgreSQL). It never imports net/http; its errors carry HTTP statuses as
 // plain ints for the layer above.
 type Store struct {
-	// Logger receives notices (a missing pg_trgm); nil means slog.Default().
+	// Logger receives notices (a missing pg_trgm, a failed WAL checkpoint,
+	// a write that panicked); nil means slog.Default().
 	Logger *slog.Logger
+
+	// CheckpointWAL says that the SQLite database was opened with
+	// wal_autocheckpoint(0) (see [BackgroundCheckpoints]) and that the
+	// Store runs passive WAL checkpoints itself, in the background, after
+	// group commits. Set it before the Store is used.
+	CheckpointWAL bool
 
 	db       *bun.DB
 	dialect  dialect.Name
@@ -28,12 +35,16 @@ type Store struct {
 	noSearchIndex    bool // tests: search by scan only, to compare
 	trgmNoticeLogged atomic.Bool
 	run              *sqlexec.Runner
+	writes           writeQueue // SQLite: writes committed in groups (RunWrite)
+	closed           atomic.Bool
 }
 
 // New returns a Store on db. registry returns the current registry, so
 // references resolve to tables registered later.
 func New(db *bun.DB, registry func() *collections.Registry) *Store {
-	return &Store{db: db, dialect: db.Dialect().Name(), registry: registry, run: sqlexec.New(db)}
+	s := &Store{db: db, dialect: db.Dialect().Name(), registry: registry, run: sqlexec.New(db)}
+	s.writes.s = s
+	return s
 }
 
 // DB returns the underlying database.
