@@ -23,7 +23,7 @@ func NewKit(t testing.TB, cfg kit.Config) *kit.Kit {
 	if cfg.DB == nil && cfg.SQLitePath == "" {
 		cfg.SQLitePath = ":memory:" + memoryName(t)
 	}
-	k, err := kit.New(cfg)
+	k, err := kit.Open(t.Context(), cfg)
 	if err != nil {
 		t.Fatalf("kittest: build the Kit: %v", err)
 	}
