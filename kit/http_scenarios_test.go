@@ -38,6 +38,7 @@ func runScenarios(t *testing.T, scenarios []scenario) {
 func runScenario(t *testing.T, e testdb.Engine, sc scenario) {
 	t.Helper()
 	t.Run(sc.name, func(t *testing.T) {
+		t.Parallel()
 		checkScenario(t, newWorld(t, e), sc, worldTables, nil)
 	})
 }
