@@ -4,8 +4,8 @@
 //
 // # A Kit per test
 //
-// NewKit opens a Kit on an in-memory SQLite database private to the test
-// and closes it when the test ends. NewApp does the same and also serves
+// [NewKit] opens a [kit.Kit] on an in-memory SQLite database private to the test
+// and closes it when the test ends. [NewApp] does the same and also serves
 // the Kit's API on an httptest server and records every mutation hook
 // that fires:
 //
@@ -16,16 +16,16 @@
 //	token := app.Token(alice)
 //
 // The helpers fail the test on any error, so a test reads as its setup.
-// Team and User also remember the id they made under the slug or name in
-// App.IDs, for {placeholders} in scenarios.
+// [App.Team] and [App.User] also remember the id they made under the slug or
+// name in [App.IDs], for {placeholders} in scenarios.
 //
 // # Scenarios
 //
-// A Scenario is one HTTP request and what must come back, in the spirit of
+// A [Scenario] is one HTTP request and what must come back, in the spirit of
 // PocketBase's tests.ApiScenario: the status, strings the body must and
 // must not contain, the mutation hooks that fire, and the rows of the
 // collection tables the request adds, removes or changes. Run a table of
-// them with Scenario.Run, each as a subtest (Scenario.Test runs one in
+// them with [Scenario.Run], each as a subtest ([Scenario.Test] runs one in
 // the calling test and returns the response):
 //
 //	for _, s := range []kittest.Scenario{
@@ -38,6 +38,6 @@
 //
 // # Engines
 //
-// Tests that set Config.DB run on that database instead, PostgreSQL
+// Tests that set [kit.Config].DB run on that database instead, PostgreSQL
 // included; kittest closes only the Kit, never a DB it was given.
 package kittest
