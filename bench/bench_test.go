@@ -22,11 +22,19 @@ func TestMain(m *testing.M) {
 
 // runSmall runs the whole program in-process with tiny settings and checks
 // the report: a row per server and workload, answers without errors, the
-// same search results on both servers.
+// same search results on both servers. Every workload runs in two short
+// rounds, so the alternating order is exercised and the smoke test stays a
+// few seconds long in the default test run; with -short only two
+// workloads run.
 func runSmall(t *testing.T, extra ...string) string {
 	t.Helper()
+	workloads := allWorkloads
+	if testing.Short() {
+		workloads = []string{"list", "create"}
+	}
 	outFile := filepath.Join(t.TempDir(), "report.md")
-	args := append([]string{"--rows", "300", "--duration", "300ms", "--conns", "4", "--out", outFile}, extra...)
+	args := append([]string{"--rows", "300", "--duration", "100ms", "--rounds", "2", "--conns", "4",
+		"--workloads", strings.Join(workloads, ","), "--out", outFile}, extra...)
 	var stdout, stderr bytes.Buffer
 	if err := run(t.Context(), args, &stdout, &stderr); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
@@ -52,15 +60,15 @@ func runSmall(t *testing.T, extra ...string) string {
 			t.Errorf("%s/kit: no kit/raw ratio: %q", r[0], r[6])
 		}
 	}
-	for _, w := range allWorkloads {
+	for _, w := range workloads {
 		for _, s := range servers {
 			if !seen[w+"/"+s] {
 				t.Errorf("no row for %s/%s", w, s)
 			}
 		}
 	}
-	if len(rows) != len(allWorkloads)*len(servers) {
-		t.Errorf("%d rows, want %d", len(rows), len(allWorkloads)*len(servers))
+	if len(rows) != len(workloads)*len(servers) {
+		t.Errorf("%d rows, want %d", len(rows), len(workloads)*len(servers))
 	}
 	for _, want := range []string{"search results identical: yes", "list and filter results identical: yes"} {
 		if !strings.Contains(report, want) {
@@ -71,6 +79,7 @@ func runSmall(t *testing.T, extra ...string) string {
 }
 
 func TestBenchSQLite(t *testing.T) {
+	t.Parallel()
 	report := runSmall(t)
 	if !strings.Contains(report, "kit: embedded SQLite") {
 		t.Errorf("report does not name the engine:\n%s", report)
@@ -79,6 +88,7 @@ func TestBenchSQLite(t *testing.T) {
 
 func TestBenchPostgres(t *testing.T) {
 	dsn := testdb.PostgresDSN(t)
+	t.Parallel()
 	report := runSmall(t, "--db", dsn)
 	if !strings.Contains(report, "kit: PostgreSQL") {
 		t.Errorf("report does not name the engine:\n%s", report)

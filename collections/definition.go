@@ -73,15 +73,6 @@ var systemFields = []Field{
 	{Name: "updatedBy", Type: TypeString},
 }
 
-// metadataFields are the system fields that useMetadata=false drops.
-func isMetadataField(name string) bool {
-	switch name {
-	case "createdAt", "updatedAt", "createdBy", "updatedBy":
-		return true
-	}
-	return false
-}
-
 // IsSystemField reports whether name is one of the auto-generated fields
 // (id, teamId, owner, createdAt, updatedAt, createdBy, updatedBy), which the
 // server sets and a schema must not define.

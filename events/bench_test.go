@@ -55,9 +55,8 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 			b.Run(api+"/"+tc.name, func(b *testing.B) {
 				// testdb.Shared: an SQLite file in b.TempDir() or a fresh
 				// PostgreSQL schema.
-				db := testdb.Shared(b, e)()
 				stmts := &statementCounter{}
-				db.AddQueryHook(stmts)
+				db := testdb.Shared(b, e)().WithQueryHook(stmts)
 				k, err := kit.New(kit.Config{DB: db, Definitions: shopDefinitions()})
 				if err != nil {
 					b.Fatal(err)

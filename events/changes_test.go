@@ -12,6 +12,7 @@ import (
 // (move, reorder, unknown operations) and the edges of the JSON
 // comparison, without a database.
 func TestChangesOf(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	cases := []struct {
 		name string
@@ -86,6 +87,7 @@ func TestChangesOf(t *testing.T) {
 // TestConfigJSON checks that a Config reads and writes the spec's
 // public.kitEvents shape with its defaults.
 func TestConfigJSON(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, in, out string
 	}{

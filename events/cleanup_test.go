@@ -42,6 +42,7 @@ func cleanupWorld(t *testing.T, e testdb.Engine, cfg events.Config) (*world, []t
 func ints(n int) *int { return &n }
 
 func TestCleanupOldEvents(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		cases := []struct {
 			name      string
@@ -118,6 +119,7 @@ func checkResult(t *testing.T, run string, got events.CleanupResult, deleted, ol
 }
 
 func TestRetention(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		t.Run("the retention loop cleans up and stops with its context", func(t *testing.T) {
 			w, _ := cleanupWorld(t, e, events.Config{Retention: events.Retention{Days: 30}})

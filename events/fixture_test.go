@@ -54,86 +54,53 @@ func shopDefinitions() []collections.Definition {
 	}
 }
 
-// newWorld installs the add-on with cfg on a private database of engine e
-// (testdb.Open: an in-memory SQLite database, or a fresh PostgreSQL schema
-// dropped when t ends) and seeds:
+// shopWorld is the world of the events suites:
 //
 //	acme:   alice (owner), mia (member), max (member)
 //	globex: gina (owner)
 //	root:   global admin, member of nothing
 //
 // mia owns {miaProduct} (sku MIA-1, price 9.99, dimensions {"w":1,"h":2})
-// and {acmeCategory}; gina owns {ginaProduct}. The seed is written before
-// Install, so the event table starts empty.
+// and {acmeCategory}; gina owns {ginaProduct}.
+var shopWorld = testkit.World{
+	Teams: []string{"acme", "globex"},
+	Users: []testkit.WorldUser{
+		worldUser("alice", "acme", teamauth.RoleOwner, ""),
+		worldUser("mia", "acme", teamauth.RoleMember, ""),
+		worldUser("max", "acme", teamauth.RoleMember, ""),
+		worldUser("gina", "globex", teamauth.RoleOwner, ""),
+		worldUser("root", "", "", teamauth.UserRoleAdmin),
+	},
+	Records: []testkit.WorldRecord{
+		{Placeholder: "acmeCategory", Collection: "shopCategories", Owner: "mia", Data: map[string]any{"title": "Tools"}},
+		{Placeholder: "miaProduct", Collection: "shopProducts", Owner: "mia", Data: map[string]any{
+			"title": "mia's product", "sku": "MIA-1", "price": "9.99", "dimensions": map[string]any{"w": 1, "h": 2}}},
+		{Placeholder: "ginaProduct", Collection: "shopProducts", Owner: "gina", Data: map[string]any{
+			"title": "gina's product", "sku": "GINA-1", "price": "9.99", "dimensions": map[string]any{"w": 1, "h": 2}}},
+	},
+}
+
+// worldUser is a seeded user whose stored name is name, capitalised, with
+// an avatar image.
+func worldUser(name, team string, role teamauth.Role, global string) testkit.WorldUser {
+	return testkit.WorldUser{Name: name, Team: team, Role: role, User: teamauth.User{
+		Name: strings.ToUpper(name[:1]) + name[1:], Role: global, Image: "https://img.test/" + name + ".png"}}
+}
+
+// worlds seeds shopWorld once per engine and test binary.
+var worlds testkit.Worlds
+
+// newWorld installs the add-on with cfg on a private copy of shopWorld
+// (an in-memory SQLite clone, or a fresh PostgreSQL schema dropped when t
+// ends). The seed is written before Install, so the event table starts
+// empty.
 func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*kit.Config)) *world {
 	t.Helper()
 	logs := &testkit.Buffer{}
-	kcfg := kit.Config{
-		DB:          testdb.Open(t, e),
-		Definitions: shopDefinitions(),
-		Logger:      slog.New(slog.NewTextHandler(logs, nil)),
-	}
-	for _, m := range mutate {
-		m(&kcfg)
-	}
-	k, err := kit.New(kcfg)
-	if err != nil {
-		t.Fatalf("kit.New: %v", err)
-	}
-	t.Cleanup(func() { k.Close() })
-	w := &world{engine: e, k: k, tokens: map[string]string{}, ids: map[string]string{}, actors: map[string]kit.Actor{}, logs: logs}
-	ctx := context.Background()
-	acc := k.Accounts()
-	acme, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	globex, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Globex", Slug: "globex"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.ids["acme"], w.ids["globex"] = acme.ID, globex.ID
-	for _, u := range []struct {
-		name, team string
-		role       teamauth.Role
-		global     string
-	}{
-		{"alice", acme.ID, teamauth.RoleOwner, ""},
-		{"mia", acme.ID, teamauth.RoleMember, ""},
-		{"max", acme.ID, teamauth.RoleMember, ""},
-		{"gina", globex.ID, teamauth.RoleOwner, ""},
-		{"root", "", "", teamauth.UserRoleAdmin},
-	} {
-		user, err := acc.CreateUser(ctx, teamauth.User{Name: strings.ToUpper(u.name[:1]) + u.name[1:], Role: u.global, Image: "https://img.test/" + u.name + ".png"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.ids[u.name] = user.ID
-		if u.team != "" {
-			if _, err := acc.AddMember(ctx, u.team, user.ID, u.role); err != nil {
-				t.Fatal(err)
-			}
-			w.actors[u.name] = kit.Actor{UserID: user.ID, TeamID: u.team, Role: u.role}
-		}
-		tok, _, err := acc.CreateToken(ctx, user.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.tokens[u.name] = tok
-	}
-	cat, err := k.Records("shopCategories").Create(ctx, w.actors["mia"], map[string]any{"title": "Tools"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.ids["acmeCategory"] = cat["id"].(string)
-	for _, s := range []struct{ owner, sku string }{{"mia", "MIA-1"}, {"gina", "GINA-1"}} {
-		rec, err := k.Records("shopProducts").Create(ctx, w.actors[s.owner], map[string]any{
-			"title": s.owner + "'s product", "sku": s.sku, "price": "9.99", "dimensions": map[string]any{"w": 1, "h": 2}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.ids[s.owner+"Product"] = rec["id"].(string)
-	}
+	mutate = append([]func(*kit.Config){func(c *kit.Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) }}, mutate...)
+	k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld, mutate...)
+	w := &world{engine: e, k: k, tokens: seed.Tokens, ids: seed.IDs, actors: seed.Actors, logs: logs}
+	var err error
 	if w.tr, err = events.Install(t.Context(), k, cfg); err != nil {
 		t.Fatalf("events.Install: %v", err)
 	}

@@ -68,6 +68,7 @@ type listBody struct {
 }
 
 func TestListEndpoint(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := listWorld(t, e)
 		const list = "/api/teams/acme/kit-events"
@@ -211,6 +212,7 @@ func TestListEndpoint(t *testing.T) {
 // TestEnrichUserData renames one user and deletes another after their
 // events: the snapshot stays, the enrichment shows the present.
 func TestEnrichUserData(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := listWorld(t, e)
 		ctx := context.Background()
@@ -270,6 +272,7 @@ func TestEnrichUserData(t *testing.T) {
 
 // TestParseQuery covers the Go side of the list parameters.
 func TestParseQuery(t *testing.T) {
+	t.Parallel()
 	q, err := events.ParseQuery(map[string][]string{"dateTo": {"2026-01-11"}, "pageSize": {"10"}})
 	if err != nil {
 		t.Fatal(err)

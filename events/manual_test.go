@@ -13,6 +13,7 @@ import (
 const track = "/api/teams/acme/kit-collection-events"
 
 func TestManualTracking(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		scenarios := []struct {
 			name        string
@@ -134,6 +135,7 @@ func TestManualTracking(t *testing.T) {
 // TestManualTrackingFailure fails the insert: manual tracking answers 500
 // whatever the mode, since writing the event is all it does.
 func TestManualTrackingFailure(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		for _, f := range statementFailures(e) {
 			t.Run(string(f), func(t *testing.T) {
@@ -158,6 +160,7 @@ func TestManualTrackingFailure(t *testing.T) {
 // TestTrackFromGo uses Tracker.Track without HTTP: the user's name comes
 // from the directory.
 func TestTrackFromGo(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e, events.Config{})
 		evs, err := w.tr.Track(context.Background(), w.ids["acme"], w.ids["alice"], events.TrackOptions{

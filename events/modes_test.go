@@ -20,6 +20,7 @@ import (
 // without its event. On PostgreSQL a failed statement aborts the whole
 // transaction, so the committed cases prove the savepoint path for real.
 func TestErrorModes(t *testing.T) {
+	t.Parallel()
 	create := request{"POST", products, `{"title":"Hammer","sku":"H-1"}`}
 	update := request{"PATCH", products + "/{miaProduct}", `{"title":"Renamed"}`}
 	remove := request{"DELETE", products + "/{miaProduct}", ""}
@@ -157,6 +158,7 @@ func mode(m events.Mode) events.Config {
 // TestTrackingRecoversAfterAFailure checks that a failure is not sticky:
 // once the table accepts inserts again, events are written again.
 func TestTrackingRecoversAfterAFailure(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		for _, f := range statementFailures(e) {
 			t.Run(string(f), func(t *testing.T) {
@@ -184,6 +186,7 @@ func TestTrackingRecoversAfterAFailure(t *testing.T) {
 
 // TestHealthEndpoint reads the health record over HTTP.
 func TestHealthEndpoint(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, testHealthEndpoint)
 }
 
@@ -227,6 +230,7 @@ func testHealthEndpoint(t *testing.T, e testdb.Engine) {
 // TestDisabled checks that Disabled tracks nothing: no listener, no
 // events, no attempts, manual tracking a no-op; the read endpoint stays.
 func TestDisabled(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e, events.Config{Disabled: true})
 		for _, req := range []struct {
@@ -256,6 +260,7 @@ func TestDisabled(t *testing.T) {
 
 // TestInstall covers Install's own errors.
 func TestInstall(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		t.Run("an unknown error mode is refused", func(t *testing.T) {
 			k, err := kit.New(kit.Config{DB: testdb.Open(t, e)})
@@ -292,6 +297,7 @@ func TestInstall(t *testing.T) {
 // the lookup rather than with the insert. Throw still rolls the change
 // back; silent still commits it without its event.
 func TestErrorModesWithoutRequest(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		for _, f := range statementFailures(e) {
 			for _, m := range []events.Mode{events.ModeThrow, events.ModeSilent} {

@@ -22,6 +22,7 @@ import (
 // text; PostgreSQL: an 8-byte TIMESTAMPTZ), without the engine's per-row
 // overhead.
 func TestEventSizes(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, testEventSizes)
 }
 

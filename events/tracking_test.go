@@ -19,6 +19,7 @@ const products = "/api/teams/acme/shop-products"
 // TestChangeRules sends one mutation per case and checks the events it
 // wrote: how many, of what, and their exact change lists.
 func TestChangeRules(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		type wantEvent struct {
 			operation, item, user, userName string
@@ -178,6 +179,7 @@ func TestChangeRules(t *testing.T) {
 // TestGoAPIMutationsAreTracked covers mutations made with kit's Go record
 // API: no HTTP request, no user in the context.
 func TestGoAPIMutationsAreTracked(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e, events.Config{})
 		ctx := context.Background()
@@ -218,6 +220,7 @@ func TestGoAPIMutationsAreTracked(t *testing.T) {
 // TestUserNameIsASnapshot renames a user after an event: the event keeps
 // the name at event time.
 func TestUserNameIsASnapshot(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e, events.Config{})
 		if res := w.do(t, "PATCH", products+"/{miaProduct}", "mia", `{"stock":5}`); res.status != 200 {
@@ -239,6 +242,7 @@ func TestUserNameIsASnapshot(t *testing.T) {
 // TestEventsCommitWithTheirChange registers a transaction listener after
 // Install that fails: the mutation rolls back, and its event with it.
 func TestEventsCommitWithTheirChange(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		for _, mode := range []events.Mode{events.ModeToast, events.ModeSilent, events.ModeThrow} {
 			t.Run("a later listener's failure rolls back the event in mode "+string(mode), func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
@@ -44,81 +45,51 @@ func productsDefinition() collections.Definition {
 	}}
 }
 
-// newFixture builds a kit with the products collection and defs, seeds
+// productsWorld is the world of the external suites:
 //
 //	acme:   alice (owner), adam (admin), mia (member), ben (member, banned)
 //	globex: gina (owner)
 //	root:   global admin, member of nothing
 //
-// and the products {hammer} and {saw} (acme) and {gadget} (globex), then
-// runs setup (to register collections and mount routes) and starts the
-// server.
+// and the products {hammer} and {saw} (acme) and {gadget} (globex).
+var productsWorld = testkit.World{
+	Teams: []string{"acme", "globex"},
+	Users: []testkit.WorldUser{
+		worldUser("alice", "acme", teamauth.RoleOwner, "", false),
+		worldUser("adam", "acme", teamauth.RoleAdmin, "", false),
+		worldUser("mia", "acme", teamauth.RoleMember, "", false),
+		worldUser("ben", "acme", teamauth.RoleMember, "", true),
+		worldUser("gina", "globex", teamauth.RoleOwner, "", false),
+		worldUser("root", "", "", teamauth.UserRoleAdmin, false),
+	},
+	Records: []testkit.WorldRecord{
+		{Placeholder: "hammer", Collection: "shopProducts", Owner: "mia", Data: map[string]any{"title": "Hammer", "sku": "H-1", "price": "9.50"}},
+		{Placeholder: "saw", Collection: "shopProducts", Owner: "mia", Data: map[string]any{"title": "Saw", "sku": "S-1", "price": "9.50"}},
+		{Placeholder: "gadget", Collection: "shopProducts", Owner: "gina", Data: map[string]any{"title": "Gadget", "sku": "G-1", "price": "9.50"}},
+	},
+}
+
+// worldUser is a seeded user with an email address.
+func worldUser(name, team string, role teamauth.Role, global string, banned bool) testkit.WorldUser {
+	return testkit.WorldUser{Name: name, Team: team, Role: role, Banned: banned,
+		User: teamauth.User{Email: name + "@example.com", Role: global}}
+}
+
+// worlds seeds productsWorld once per test binary.
+var worlds testkit.Worlds
+
+// newFixture builds a kit with the products collection and defs on a
+// private copy of productsWorld, then runs setup (to register collections
+// and mount routes) and starts the server.
 func newFixture(t *testing.T, defs []collections.Definition, setup func(t *testing.T, f *fixture)) *fixture {
 	t.Helper()
 	logs := &testkit.Buffer{}
-	k, err := kit.New(kit.Config{
-		SQLitePath:  ":memory:external-" + strings.NewReplacer("/", "_", " ", "_").Replace(t.Name()),
-		Definitions: append([]collections.Definition{productsDefinition()}, defs...),
-		Logger:      slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
-	if err != nil {
-		t.Fatalf("kit.New: %v", err)
-	}
-	t.Cleanup(func() { k.Close() })
-	f := &fixture{k: k, tokens: map[string]string{}, ids: map[string]string{}, logs: logs}
-	ctx := t.Context()
-	acc := k.Accounts()
-	teams := map[string]*teamauth.Team{}
-	for _, slug := range []string{"acme", "globex"} {
-		team, err := acc.CreateTeam(ctx, teamauth.Team{Name: strings.ToUpper(slug[:1]) + slug[1:], Slug: slug})
-		if err != nil {
-			t.Fatal(err)
-		}
-		teams[slug] = team
-		f.ids[slug] = team.ID
-	}
-	actors := map[string]kit.Actor{}
-	for _, u := range []struct {
-		name, team string
-		role       teamauth.Role
-		global     string
-	}{
-		{"alice", "acme", teamauth.RoleOwner, ""},
-		{"adam", "acme", teamauth.RoleAdmin, ""},
-		{"mia", "acme", teamauth.RoleMember, ""},
-		{"ben", "acme", teamauth.RoleMember, ""},
-		{"gina", "globex", teamauth.RoleOwner, ""},
-		{"root", "", "", teamauth.UserRoleAdmin},
-	} {
-		user, err := acc.CreateUser(ctx, teamauth.User{Name: u.name, Email: u.name + "@example.com", Role: u.global})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.ids[u.name] = user.ID
-		if u.team != "" {
-			if _, err := acc.AddMember(ctx, teams[u.team].ID, user.ID, u.role); err != nil {
-				t.Fatal(err)
-			}
-			actors[u.name] = kit.Actor{UserID: user.ID, TeamID: teams[u.team].ID, Role: u.role}
-		}
-		tok, _, err := acc.CreateToken(ctx, user.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.tokens[u.name] = tok
-	}
-	for _, p := range []struct{ owner, placeholder, title, sku string }{
-		{"mia", "hammer", "Hammer", "H-1"}, {"mia", "saw", "Saw", "S-1"}, {"gina", "gadget", "Gadget", "G-1"},
-	} {
-		rec, err := k.Records("shopProducts").Create(ctx, actors[p.owner], map[string]any{"title": p.title, "sku": p.sku, "price": "9.50"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.ids[p.placeholder] = rec["id"].(string)
-	}
-	if err := acc.SetBanned(ctx, f.ids["ben"], true); err != nil {
-		t.Fatal(err)
-	}
+	k, seed := worlds.Open(t, testdb.EngineSQLite, "products", kit.Config{Definitions: []collections.Definition{productsDefinition()}}, productsWorld,
+		func(c *kit.Config) {
+			c.Definitions = append(c.Definitions, defs...)
+			c.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		})
+	f := &fixture{k: k, tokens: seed.Tokens, ids: seed.IDs, logs: logs}
 	if setup != nil {
 		setup(t, f)
 	}

@@ -274,8 +274,8 @@ func TestHandlerErrors(t *testing.T) {
 		{name: "a panicking transform is a logged 500",
 			fetch: func(r *http.Request) ([]person, error) { return people, nil },
 			transform: func(p person) (external.Item, error) {
-				var m map[string]int
-				m[p.ID] = 1 // assignment to a nil map
+				seen := unmadeIndex()
+				seen[p.ID] = 1 // assignment to a nil map
 				return nil, nil
 			},
 			status: 500, message: "Internal Server Error", secret: "nil map", wantLogLine: "nil map"},
@@ -446,3 +446,7 @@ func TestHandlerOutsideKit(t *testing.T) {
 		}
 	})
 }
+
+// unmadeIndex returns a map that was never made, as a transform with a
+// forgotten make would use.
+func unmadeIndex() map[string]int { return nil }

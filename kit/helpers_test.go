@@ -20,6 +20,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -117,7 +118,7 @@ func quietLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 // newKitOn inside testdb.Each instead.
 func newKit(t testing.TB, defs ...collections.Definition) *kit.Kit {
 	t.Helper()
-	return newKitConfig(t, kit.Config{SQLitePath: memPath(t), Definitions: defs})
+	return newKitConfig(t, kit.Config{Definitions: defs})
 }
 
 // newKitOn opens a Kit with defs on a database of engine e private to t
@@ -131,23 +132,15 @@ func newKitOn(t testing.TB, e testdb.Engine, defs ...collections.Definition) *ki
 // isPostgres reports whether k runs on PostgreSQL.
 func isPostgres(k *kit.Kit) bool { return k.DB().Dialect().Name().String() == "pg" }
 
-// newKitConfig opens a Kit with cfg (a quiet logger unless cfg has one)
-// and closes it when t ends.
+// newKitConfig opens a Kit with cfg (a quiet logger unless cfg has one;
+// a fresh in-memory SQLite database unless cfg names one) through
+// kittest.NewKit, which closes it when t ends.
 func newKitConfig(t testing.TB, cfg kit.Config) *kit.Kit {
 	t.Helper()
 	if cfg.Logger == nil {
 		cfg.Logger = quietLogger()
 	}
-	k, err := kit.New(cfg)
-	if err != nil {
-		t.Fatalf("kit.New: %v", err)
-	}
-	t.Cleanup(func() {
-		if err := k.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return k
+	return kittest.NewKit(t, cfg)
 }
 
 // tempDBPath is a SQLite file path in a directory removed when t ends.

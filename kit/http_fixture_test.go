@@ -48,7 +48,7 @@ func shopDefinitions() []collections.Definition {
 	}
 }
 
-// newWorld seeds:
+// shopWorld is the world of the HTTP suites:
 //
 //	acme:   alice (owner), adam (admin), mia (member), max (member), ben (member, banned)
 //	globex: gina (owner)
@@ -56,88 +56,38 @@ func shopDefinitions() []collections.Definition {
 //
 // Each of mia, max and gina owns one product ({miaProduct}, ...); acme
 // and globex each have a category.
+var shopWorld = testkit.World{
+	Teams: []string{"acme", "globex"},
+	Users: []testkit.WorldUser{
+		{Name: "alice", Team: "acme", Role: teamauth.RoleOwner},
+		{Name: "adam", Team: "acme", Role: teamauth.RoleAdmin},
+		{Name: "mia", Team: "acme", Role: teamauth.RoleMember},
+		{Name: "max", Team: "acme", Role: teamauth.RoleMember},
+		{Name: "ben", Team: "acme", Role: teamauth.RoleMember, Banned: true},
+		{Name: "gina", Team: "globex", Role: teamauth.RoleOwner},
+		{Name: "root", User: teamauth.User{Role: teamauth.UserRoleAdmin}},
+	},
+	Records: []testkit.WorldRecord{
+		{Placeholder: "acmeCategory", Collection: "shopCategories", Owner: "mia", Data: map[string]any{"title": "Tools"}},
+		{Placeholder: "globexCategory", Collection: "shopCategories", Owner: "gina", Data: map[string]any{"title": "Gadgets"}},
+		{Placeholder: "miaProduct", Collection: "shopProducts", Owner: "mia", Data: map[string]any{
+			"title": "mia's product", "sku": "MIA-1", "price": "9.99", "categoryId": "{acmeCategory}"}},
+		{Placeholder: "maxProduct", Collection: "shopProducts", Owner: "max", Data: map[string]any{
+			"title": "max's product", "sku": "MAX-1", "price": "9.99", "categoryId": "{acmeCategory}"}},
+		{Placeholder: "ginaProduct", Collection: "shopProducts", Owner: "gina", Data: map[string]any{
+			"title": "gina's product", "sku": "GINA-1", "price": "9.99", "categoryId": "{globexCategory}"}},
+	},
+}
+
+// worlds seeds shopWorld once per engine and test binary.
+var worlds testkit.Worlds
+
+// newWorld returns a Kit on a private copy of shopWorld, with mutate
+// applied to its configuration, served over httptest.
 func newWorld(t *testing.T, e testdb.Engine, mutate ...func(*kit.Config)) *world {
 	t.Helper()
-	cfg := kit.Config{
-		DB:          testdb.Open(t, e),
-		Definitions: shopDefinitions(),
-	}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	k, err := kit.New(cfg)
-	if err != nil {
-		t.Fatalf("kit.New: %v", err)
-	}
-	t.Cleanup(func() { k.Close() })
-	w := &world{k: k, tokens: map[string]string{}, ids: map[string]string{}}
-	ctx := t.Context()
-	acc := k.Accounts()
-	acme, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	globex, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Globex", Slug: "globex"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.ids["acme"], w.ids["globex"] = acme.ID, globex.ID
-	users := []struct {
-		name, team string
-		role       teamauth.Role
-		global     string
-	}{
-		{"alice", acme.ID, teamauth.RoleOwner, ""},
-		{"adam", acme.ID, teamauth.RoleAdmin, ""},
-		{"mia", acme.ID, teamauth.RoleMember, ""},
-		{"max", acme.ID, teamauth.RoleMember, ""},
-		{"ben", acme.ID, teamauth.RoleMember, ""},
-		{"gina", globex.ID, teamauth.RoleOwner, ""},
-		{"root", "", "", teamauth.UserRoleAdmin},
-	}
-	actors := map[string]kit.Actor{}
-	for _, u := range users {
-		user, err := acc.CreateUser(ctx, teamauth.User{Name: u.name, Role: u.global})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.ids[u.name] = user.ID
-		if u.team != "" {
-			if _, err := acc.AddMember(ctx, u.team, user.ID, u.role); err != nil {
-				t.Fatal(err)
-			}
-			actors[u.name] = kit.Actor{UserID: user.ID, TeamID: u.team, Role: u.role}
-		}
-		tok, _, err := acc.CreateToken(ctx, user.ID, "test")
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.tokens[u.name] = tok
-	}
-	if err := acc.SetBanned(ctx, w.ids["ben"], true); err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range []struct{ owner, placeholder, title string }{
-		{"mia", "acmeCategory", "Tools"}, {"gina", "globexCategory", "Gadgets"},
-	} {
-		rec, err := k.Records("shopCategories").Create(ctx, actors[s.owner], map[string]any{"title": s.title})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.ids[s.placeholder] = rec["id"].(string)
-	}
-	for _, s := range []struct{ owner, sku string }{{"mia", "MIA-1"}, {"max", "MAX-1"}, {"gina", "GINA-1"}} {
-		cat := w.ids["acmeCategory"]
-		if s.owner == "gina" {
-			cat = w.ids["globexCategory"]
-		}
-		rec, err := k.Records("shopProducts").Create(ctx, actors[s.owner], map[string]any{
-			"title": s.owner + "'s product", "sku": s.sku, "price": "9.99", "categoryId": cat})
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.ids[s.owner+"Product"] = rec["id"].(string)
-	}
+	k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld, mutate...)
+	w := &world{k: k, tokens: seed.Tokens, ids: seed.IDs}
 	k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
 		w.mu.Lock()
 		w.txs++

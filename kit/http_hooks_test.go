@@ -16,6 +16,7 @@ import (
 )
 
 func TestMutationHookPayloadsOverHTTP(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e)
 		res := w.do(t, "POST", products, "mia", "application/json", `{"title":"Hooked","price":"2"}`, "X-Correlation-Id", "req-123", "User-Agent", "kit-test/1")
@@ -72,6 +73,7 @@ func TestMutationHookPayloadsOverHTTP(t *testing.T) {
 }
 
 func TestTxHookErrorRollsBackAndAnswers500(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e)
 		w.k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
@@ -92,6 +94,7 @@ func TestTxHookErrorRollsBackAndAnswers500(t *testing.T) {
 }
 
 func TestHandleTeamGivesAddOnsTheResolvedAccess(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e)
 		w.k.HandleTeam(http.MethodGet, "whoami", func(rw http.ResponseWriter, r *http.Request, acc *teamauth.Access) {
@@ -118,6 +121,7 @@ func TestHandleTeamGivesAddOnsTheResolvedAccess(t *testing.T) {
 }
 
 func TestMiddlewareWrapsEveryRoute(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	w := newWorld(t, testdb.EngineSQLite, func(c *kit.Config) {
 		c.Middleware = append(c.Middleware, func(next http.Handler) http.Handler {
@@ -143,6 +147,7 @@ func TestMiddlewareWrapsEveryRoute(t *testing.T) {
 }
 
 func TestPanickingHandlerAnswers500InTheErrorShape(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newWorld(t, e)
 		w.k.Handle(http.MethodGet, "/boom", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { panic("kaboom") }))

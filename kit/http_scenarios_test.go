@@ -38,6 +38,7 @@ func runScenarios(t *testing.T, scenarios []scenario) {
 func runScenario(t *testing.T, e testdb.Engine, sc scenario) {
 	t.Helper()
 	t.Run(sc.name, func(t *testing.T) {
+		t.Parallel()
 		checkScenario(t, newWorld(t, e), sc, worldTables, nil)
 	})
 }
@@ -80,6 +81,7 @@ const (
 )
 
 func TestCollectionEndpoints(t *testing.T) {
+	t.Parallel()
 	runScenarios(t, []scenario{
 		// List.
 		{name: "an owner lists the team's products", method: "GET", path: products, caller: "alice", status: 200,
@@ -182,6 +184,7 @@ func TestCollectionEndpoints(t *testing.T) {
 }
 
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	big := `{"title":"` + strings.Repeat("x", 1<<20) + `"}`
 	runScenarios(t, []scenario{
 		{name: "malformed JSON is a 400", method: "POST", path: products, caller: "mia", body: `{"title":`, status: 400, contains: []string{"malformed JSON"}},
@@ -218,6 +221,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, testdb.EngineSQLite)
 	res := w.do(t, "PUT", products+"/{miaProduct}", "mia", "application/json", `{}`)
 	if got, want := res.header.Get("Allow"), "DELETE, GET, PATCH"; got != want {

@@ -78,6 +78,7 @@ func runTreeScenarios(t *testing.T, scenarios []scenario) {
 }
 
 func TestTreeMoveEndpoint(t *testing.T) {
+	t.Parallel()
 	move := func(ph string) string { return treeFolders + "/{" + ph + "}/move" }
 	runTreeScenarios(t, []scenario{
 		{name: "a member moves their own node under another parent at a position", method: "PATCH", path: move("fA"), caller: "mia",
@@ -125,6 +126,7 @@ func TestTreeMoveEndpoint(t *testing.T) {
 }
 
 func TestTreeReorderEndpoint(t *testing.T) {
+	t.Parallel()
 	reorder := treeFolders + "/reorder"
 	runTreeScenarios(t, []scenario{
 		{name: "an admin reorders the roots", method: "PATCH", path: reorder, caller: "adam", body: `{"ids":["{fR2}","{fR1}"]}`, status: 200,
@@ -162,6 +164,7 @@ func TestTreeReorderEndpoint(t *testing.T) {
 }
 
 func TestTreeReadEndpoint(t *testing.T) {
+	t.Parallel()
 	runTreeScenarios(t, []scenario{
 		{name: "the whole tree is the team's", method: "GET", path: treeFolders + "/tree", caller: "mia", status: 200,
 			contains: []string{`"items":[{`, "{fR1}", "{fA1x}", "{fC}", `"depth":3`}, notContains: []string{"{gR}", "{gC}"}},
@@ -180,6 +183,7 @@ func TestTreeReadEndpoint(t *testing.T) {
 }
 
 func TestTreeRecordEndpoints(t *testing.T) {
+	t.Parallel()
 	runTreeScenarios(t, []scenario{
 		{name: "a create under a parent computes path, depth and order", method: "POST", path: treeFolders, caller: "mia",
 			body: `{"title":"deep","parentId":"{fA1x}"}`, status: 201, contains: []string{`"parentId":"{fA1x}"`, `"depth":4`, `"order":0`, `"path":"/{fR1}/{fA}/{fA1}/{fA1x}/`},
@@ -208,6 +212,7 @@ func TestTreeRecordEndpoints(t *testing.T) {
 // TestTreeEndpointOrder reads the tree over HTTP after some moves and
 // checks the order a client renders without sorting.
 func TestTreeEndpointOrder(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		w := newTreeWorld(t, e)
 		for _, step := range []struct{ path, body string }{

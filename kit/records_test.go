@@ -25,6 +25,7 @@ import (
 // field types and reads it back through Create, Get, List and Update; null
 // then clears the field.
 func TestRecordsRoundTripEveryFieldType(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, specimensDef())
 		r := k.Records(specimensKey)
@@ -186,6 +187,7 @@ func pick(rec, like kit.Record) kit.Record {
 // the record Get reads back, unset optional fields included as null, so
 // the POST response and the hook's result have the shape GET has.
 func TestRecordsCreateReturnsTheWholeRecord(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, specimensDef())
 		created := mustCreate(t, k, specimensKey, aliceA, map[string]any{"label": "only a label"})
@@ -199,6 +201,7 @@ func TestRecordsCreateReturnsTheWholeRecord(t *testing.T) {
 // TestRecordsDefaultsAndRequired checks meta.default on create and
 // meta.required on create and update.
 func TestRecordsDefaultsAndRequired(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		hooks := recordHooks(k)
@@ -332,6 +335,7 @@ func TestRecordsDefaultsAndRequired(t *testing.T) {
 // TestRecordsDecimals checks that decimals are stored exactly, compared
 // numerically and limited by precision and scale.
 func TestRecordsDecimals(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		r := k.Records(productsKey)
@@ -493,6 +497,7 @@ func TestRecordsDecimals(t *testing.T) {
 // TestRecordsDates checks date input forms, UTC output, date sorting and
 // date filters, including the createdAt metadata field.
 func TestRecordsDates(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		r := k.Records(productsKey)
@@ -620,6 +625,7 @@ func TestRecordsDates(t *testing.T) {
 // filters are case-insensitive substring matches in which % and _ are
 // plain characters.
 func TestRecordsSearch(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		seed := []struct{ title, description string }{
@@ -786,6 +792,7 @@ func inOrder(recs []kit.Record, sortParam string) int {
 // TestRecordsPagination walks every page of lists sorted by fields full of
 // duplicates and checks that pages never overlap and cover every record.
 func TestRecordsPagination(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		r := k.Records(productsKey)
@@ -989,6 +996,7 @@ func TestRecordsPagination(t *testing.T) {
 // TestRecordsReferences checks that a reference names a record of the same
 // team and that a referenced record cannot be deleted.
 func TestRecordsReferences(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		hooks := recordHooks(k)
@@ -1110,6 +1118,7 @@ func TestRecordsReferences(t *testing.T) {
 // TestRecordsUniquePerTeam checks meta.unique: unique within a team,
 // free across teams.
 func TestRecordsUniquePerTeam(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		hooks := recordHooks(k)
@@ -1189,6 +1198,7 @@ func TestRecordsUniquePerTeam(t *testing.T) {
 // TestRecordsTenancy checks that a team never sees or touches another
 // team's records and that members touch only their own.
 func TestRecordsTenancy(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		hooks := recordHooks(k)
@@ -1381,6 +1391,7 @@ func TestRecordsTenancy(t *testing.T) {
 // TestRecordsMutationHook checks the kit:mutation payloads and the two
 // hook phases.
 func TestRecordsMutationHook(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		hooks := recordHooks(k)
@@ -1638,6 +1649,7 @@ func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 // whose values equal the stored ones is a no-op: no write (updatedAt
 // unchanged) and no hook in either phase.
 func TestRecordsUpdateToTheStoredValuesWritesNothing(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, specimensDef())
 		created := mustCreate(t, k, specimensKey, aliceA, map[string]any{"label": "same"})
@@ -1661,6 +1673,7 @@ func TestRecordsUpdateToTheStoredValuesWritesNothing(t *testing.T) {
 // database was created with: upper case before lower case, accented
 // letters after z.
 func TestRecordsStringOrderIsTheSameOnEveryEngine(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		for _, title := range []string{"b", "B", "a", "A", "é", "E", "z", "Z-1", "a b", "ab"} {
@@ -1696,6 +1709,7 @@ func TestRecordsStringOrderIsTheSameOnEveryEngine(t *testing.T) {
 // missing records are not found, and a taken unique value is refused
 // naming the field, with nothing written whenever the update is refused.
 func TestRecordsUpdateKeepsEveryRule(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
 		ctx := t.Context()

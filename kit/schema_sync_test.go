@@ -141,6 +141,7 @@ func wantDrift(t *testing.T, err error, want kit.DriftError) {
 // reopened (a new pool on the same database, as a restarted process would
 // open it) with changed definitions, on every engine.
 func TestSchemaSync(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, testSchemaSync)
 }
 

@@ -20,6 +20,7 @@ import (
 )
 
 func TestTreeCreate(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		tk := newTreeKit(t, e)
 		tk.seedTree(t)
@@ -121,6 +122,7 @@ func TestTreeCreate(t *testing.T) {
 }
 
 func TestTreeUpdateRefusesTheManagedFields(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		tk := newTreeKit(t, e)
 		tk.seedTree(t)
@@ -178,6 +180,7 @@ type moveCase struct {
 }
 
 func TestTreeMove(t *testing.T) {
+	t.Parallel()
 	cases := []moveCase{
 		{name: "a member moves their own node under another parent, at a position", actor: treeMia, node: "a", parent: "r2", order: 0, hooks: 1,
 			want:   map[string][]string{"r2": {"a", "c"}, "r1": {"b"}, "a": {"a1", "a2"}},
@@ -258,6 +261,7 @@ func TestTreeMove(t *testing.T) {
 }
 
 func TestTreeMoveAnswersAnotherTeamsNodeLikeAMissingOne(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		tk := newTreeKit(t, e)
 		tk.seedTree(t)
@@ -274,6 +278,7 @@ func TestTreeMoveAnswersAnotherTeamsNodeLikeAMissingOne(t *testing.T) {
 }
 
 func TestTreeMoveAndReorderHooks(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		tk := newTreeKit(t, e)
 		tk.seedTree(t)
@@ -350,6 +355,7 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 }
 
 func TestTreeArrangeRoles(t *testing.T) {
+	t.Parallel()
 	withRoles := func(move, reorder string) func(*kit.Config) {
 		return func(cfg *kit.Config) {
 			cfg.Collections = map[string]collections.Config{
@@ -393,6 +399,7 @@ func TestTreeArrangeRoles(t *testing.T) {
 }
 
 func TestTreeReorder(t *testing.T) {
+	t.Parallel()
 	type reorderCase struct {
 		name    string
 		key     string
@@ -517,6 +524,7 @@ func TestTreeReorder(t *testing.T) {
 }
 
 func TestTreeDelete(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		cases := []struct {
 			name   string
@@ -573,6 +581,7 @@ func TestTreeDelete(t *testing.T) {
 }
 
 func TestTreeRead(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		tk := newTreeKit(t, e)
 		tk.seedTree(t)
@@ -686,6 +695,7 @@ func TestTreeRead(t *testing.T) {
 // TestTreeConcurrentMoves runs 20 goroutines of random moves on a 500-node
 // tree; afterwards it must still be a tree.
 func TestTreeConcurrentMoves(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		tk := newTreeKit(t, e)
 		rng := rand.New(rand.NewPCG(7, 11))
@@ -754,6 +764,7 @@ func TestTreeConcurrentMoves(t *testing.T) {
 // for collections that already have records: sync adds the columns and
 // every record becomes a root, numbered in creation order.
 func TestTreeEnabledOnAnExistingCollection(t *testing.T) {
+	t.Parallel()
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		open := testdb.Shared(t, e)
 		plain := func(name string) collections.Definition {

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 // README tells a newcomer: build kit, run "kit serve --demo" from the
 // repository root, paste each printed curl line, press Ctrl-C.
 func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH, so the kit binary cannot be built")
@@ -131,15 +133,44 @@ func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
 
 // moduleRoot returns the folder of the go.mod above the working directory.
 // buildKit builds the kit command into a temporary folder.
+// builtKit is the kit binary the process tests share: go build runs once
+// per test binary, into a directory TestMain removes.
+var builtKit struct {
+	once sync.Once
+	dir  string
+	bin  string
+	err  error
+}
+
+// buildKit builds ./cmd/kit once for every test that starts kit processes
+// and returns the binary's path.
 func buildKit(t *testing.T, goBin, root string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "kit")
-	build := exec.CommandContext(t.Context(), goBin, "build", "-o", bin, "./cmd/kit")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/kit: %v\n%s", err, out)
+	builtKit.once.Do(func() {
+		if builtKit.dir, builtKit.err = os.MkdirTemp("", "kit-cmd-test-"); builtKit.err != nil {
+			return
+		}
+		bin := filepath.Join(builtKit.dir, "kit")
+		build := exec.Command(goBin, "build", "-o", bin, "./cmd/kit")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			builtKit.err = fmt.Errorf("go build ./cmd/kit: %v\n%s", err, out)
+			return
+		}
+		builtKit.bin = bin
+	})
+	if builtKit.err != nil {
+		t.Fatal(builtKit.err)
 	}
-	return bin
+	return builtKit.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtKit.dir != "" {
+		os.RemoveAll(builtKit.dir)
+	}
+	os.Exit(code)
 }
 
 func moduleRoot(t *testing.T) string {

@@ -62,6 +62,7 @@ func TestAccountCommandsWorkOnEveryEngine(t *testing.T) {
 // "serving" (kit's own tables are created under the migration lock, the
 // collection tables under the schema-sync lock) and stop cleanly.
 func TestTwoServeProcessesStartTogetherOnOneEmptyDatabase(t *testing.T) {
+	t.Parallel()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH, so the kit binary cannot be built")

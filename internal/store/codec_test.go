@@ -17,11 +17,6 @@ import (
 	"github.com/collectionkit/kit/collections"
 )
 
-func decimalAttr(precision, scale int) *collections.Attribute {
-	f := &collections.Field{Name: "amount", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: precision, Scale: scale}}
-	return &collections.Attribute{Name: f.Name, Type: f.Type, Column: "amount", Field: f}
-}
-
 func TestDecimalKeyRoundTrip(t *testing.T) {
 	cases := []struct {
 		precision, scale int
