@@ -80,4 +80,41 @@ var (
 	// ErrInvalidRole (400) means a team role is not owner, admin or member,
 	// or a global user role is neither "" nor "admin".
 	ErrInvalidRole error = &authError{http.StatusBadRequest, "invalid role", nil}
+
+	// ErrWeakPassword (400) means a new password breaks the password
+	// policy. The errors SetPassword returns refine it with a message
+	// naming the rule broken.
+	ErrWeakPassword error = &authError{http.StatusBadRequest, "password too weak", nil}
+
+	// ErrInvalidCredentials (401) refines ErrUnauthorized: the email and
+	// password given to sign in match no account. An unknown email and a
+	// wrong password answer alike.
+	ErrInvalidCredentials error = &authError{http.StatusUnauthorized, "invalid email or password", ErrUnauthorized}
+
+	// ErrInvalidSession (401) refines ErrUnauthorized: a session cookie
+	// was presented but is malformed, unknown, expired or ended.
+	ErrInvalidSession error = &authError{http.StatusUnauthorized, "session expired or invalid", ErrUnauthorized}
+
+	// ErrCrossOrigin (403) refuses a cookie-authenticated request that
+	// changes state and comes from another origin.
+	ErrCrossOrigin error = &authError{http.StatusForbidden, "cross-origin request refused", nil}
+
+	// ErrEmailTaken (409) means another user already has the email.
+	ErrEmailTaken error = &authError{http.StatusConflict, "email already in use", nil}
+
+	// ErrLastOwner (409) refuses to demote or remove the last owner of a
+	// team.
+	ErrLastOwner error = &authError{http.StatusConflict, "a team needs at least one owner", nil}
+
+	// ErrTeamHasRecords (409) refuses to delete a team that still has
+	// records, unless the deletion is forced.
+	ErrTeamHasRecords error = &authError{http.StatusConflict, "team still has records; delete them first or pass ?force=true", nil}
+
+	// ErrMemberNotFound (404) means the team has no membership with the
+	// given id. A membership of another team answers alike.
+	ErrMemberNotFound error = &authError{http.StatusNotFound, "member not found", nil}
+
+	// ErrNotSupported (501) means the host's own Directory does not
+	// support what the accounts route needs.
+	ErrNotSupported error = &authError{http.StatusNotImplemented, "not supported by this server's accounts", nil}
 )
