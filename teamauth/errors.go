@@ -16,6 +16,9 @@ func (e *authError) Error() string   { return e.msg }
 func (e *authError) HTTPStatus() int { return e.status }
 func (e *authError) Unwrap() error   { return e.parent }
 
+// errBadRequest is a 400 with msg.
+func errBadRequest(msg string) error { return &authError{http.StatusBadRequest, msg, nil} }
+
 // Errors callers branch on with errors.Is. Each carries its HTTP status
 // (HTTPStatus() int) and a message that is safe to show to the client;
 // anything wrapped around them with %w keeps that status and message on the
@@ -98,6 +101,24 @@ var (
 	// ErrCrossOrigin (403) refuses a cookie-authenticated request that
 	// changes state and comes from another origin.
 	ErrCrossOrigin error = &authError{http.StatusForbidden, "cross-origin request refused", nil}
+
+	// ErrTooManyAttempts (429) is matched by every *TooManyAttemptsError.
+	ErrTooManyAttempts error = &authError{http.StatusTooManyRequests, "too many failed sign-ins", nil}
+
+	// ErrOwnerRequired (403) means only a team owner may grant, take away
+	// or remove the owner role.
+	ErrOwnerRequired error = &authError{http.StatusForbidden, "only an owner may grant or remove the owner role", nil}
+
+	// ErrAlreadyMember (409) means the user is a member of the team
+	// already; change their role with PATCH instead.
+	ErrAlreadyMember error = &authError{http.StatusConflict, "already a member of this team", nil}
+
+	// ErrSelfLockout (409) refuses a super-admin banning or demoting
+	// themselves.
+	ErrSelfLockout error = &authError{http.StatusConflict, "a super-admin cannot ban or demote themselves", nil}
+
+	// ErrInvalidName (400) means a team or user name is empty or blank.
+	ErrInvalidName error = &authError{http.StatusBadRequest, "name must not be empty", nil}
 
 	// ErrEmailTaken (409) means another user already has the email.
 	ErrEmailTaken error = &authError{http.StatusConflict, "email already in use", nil}

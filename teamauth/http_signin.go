@@ -1,0 +1,97 @@
+package teamauth
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// clientAddress is the address failed sign-ins are counted under: the host
+// part of RemoteAddr.
+func clientAddress(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+func (a *Accounts) secure(r *http.Request) bool { return a.Config.SecureCookies || r.TLS != nil }
+
+// sessionCookie is the cookie carrying secret until expires; an empty
+// secret makes the cookie that deletes it.
+func (a *Accounts) sessionCookie(r *http.Request, secret string, expires time.Time) *http.Cookie {
+	c := &http.Cookie{
+		Name: a.Config.cookieName(), Value: secret, Path: a.prefix(),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: a.secure(r),
+	}
+	if secret == "" {
+		c.MaxAge = -1
+	} else {
+		c.Expires = expires
+	}
+	return c
+}
+
+// POST /auth/login {email, password}: 200 with the user (as GET /me) and a
+// session cookie.
+func (a *Accounts) login(w http.ResponseWriter, r *http.Request) error {
+	if err := a.cop.Check(r); err != nil {
+		return ErrCrossOrigin
+	}
+	s, err := a.store()
+	if err != nil {
+		return err
+	}
+	var body struct {
+		Email    string `json:"email"`
+		Password string `json:"password"`
+	}
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	account, address := strings.ToLower(strings.TrimSpace(body.Email)), clientAddress(r)
+	if err := a.limiter.check(account, address, a.now()); err != nil {
+		return err
+	}
+	u, err := s.CheckPassword(r.Context(), strings.TrimSpace(body.Email), body.Password)
+	if err != nil {
+		if err == ErrInvalidCredentials {
+			a.limiter.failed(account, address, a.now())
+		}
+		return err
+	}
+	a.limiter.succeeded(account)
+	secret, session, err := s.CreateSession(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, a.sessionCookie(r, secret, session.ExpiresAt))
+	me, err := a.me(r, u)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, me)
+	return nil
+}
+
+// POST /auth/logout: 204; ends the cookie's session, if any, and deletes
+// the cookie.
+func (a *Accounts) logout(w http.ResponseWriter, r *http.Request) error {
+	c, err := r.Cookie(a.Config.cookieName())
+	if err != nil || c.Value == "" {
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+	if err := a.cop.Check(r); err != nil {
+		return ErrCrossOrigin
+	}
+	if a.Store != nil {
+		if err := a.Store.EndSession(r.Context(), c.Value); err != nil {
+			return err
+		}
+	}
+	http.SetCookie(w, a.sessionCookie(r, "", time.Time{}))
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
