@@ -8,6 +8,8 @@ require (
 	modernc.org/sqlite v1.46.1
 )
 
+require golang.org/x/term v0.31.0
+
 require (
 	github.com/dustin/go-humanize v1.0.1 // indirect
 	github.com/go-chi/chi/v5 v5.2.3 // indirect
