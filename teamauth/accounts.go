@@ -211,6 +211,8 @@ func (a *Accounts) Routes() []Route {
 		h(http.MethodGet, "/me/tokens", a.listTokens),
 		h(http.MethodPost, "/me/tokens", a.createToken),
 		h(http.MethodDelete, "/me/tokens/{id}", a.revokeToken),
+		h(http.MethodGet, "/users/{user}", a.selfOnly(a.getMe)),
+		h(http.MethodGet, "/users/{user}/tokens", a.selfOnly(a.listTokens)),
 		h(http.MethodPost, "/teams", a.createTeam),
 		h(http.MethodGet, "/teams/{team}", a.getTeam),
 		h(http.MethodPatch, "/teams/{team}", a.patchTeam),

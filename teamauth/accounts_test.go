@@ -123,6 +123,11 @@ func TestAccountsRoutes(t *testing.T) {
 		{name: "tokens: revoking one's own token", call: call{method: "DELETE", path: "/api/me/tokens/$tok:member", as: "session:member"}, status: 204, writes: true},
 		{name: "tokens: another user's token is 404", call: call{method: "DELETE", path: "/api/me/tokens/$tok:admin", as: "member"}, status: 404},
 		{name: "tokens: anonymous is 401", call: call{method: "GET", path: "/api/me/tokens"}, status: 401},
+		// /users/{user}
+		{name: "users: a user reads their own data", call: call{method: "GET", path: "/api/users/$u:member$", as: "member"}, status: 200, contains: []string{`"name":"member"`}},
+		{name: "users: another user's data is 403", call: call{method: "GET", path: "/api/users/$u:admin$/tokens", as: "member"}, status: 403, notContains: []string{`"name":"test"`}},
+		{name: "users: a super-admin gets no other user's data here", call: call{method: "GET", path: "/api/users/$u:member$", as: "root"}, status: 403},
+		{name: "users: anonymous is 401", call: call{method: "GET", path: "/api/users/$u:member$"}, status: 401},
 		// POST /teams
 		{name: "create team: a super-admin creates one and owns it", call: call{method: "POST", path: "/api/teams", as: "root", body: json(map[string]any{"name": "New Team"})},
 			status: 201, contains: []string{`"slug":"new-team"`, `"role":"owner"`}, writes: true},

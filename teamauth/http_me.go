@@ -160,3 +160,19 @@ func (a *Accounts) revokeToken(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
+
+// selfOnly serves next only when the route's user ({user}) is the caller:
+// a user's own data under /users/{user}/... is theirs alone, and another
+// user's is ErrNotSelf (403), whatever their roles.
+func (a *Accounts) selfOnly(next func(http.ResponseWriter, *http.Request) error) func(http.ResponseWriter, *http.Request) error {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		u, err := a.Auth.Authenticate(r)
+		if err != nil {
+			return err
+		}
+		if r.PathValue(a.Auth.userParam()) != u.ID {
+			return ErrNotSelf
+		}
+		return next(w, r)
+	}
+}

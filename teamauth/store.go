@@ -3,6 +3,7 @@ package teamauth
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -297,10 +298,18 @@ func (s *Store) CreateTeam(ctx context.Context, t Team) (*Team, error) {
 // CreateUser stores a new user and returns it as stored. An empty ID gets a
 // fresh UUIDv7 (a given ID is kept as is, so a host may mirror ids from its
 // identity provider); an empty CreatedAt gets now. Role must be "" or
-// UserRoleAdmin, else ErrInvalidRole.
+// UserRoleAdmin, else ErrInvalidRole. An email another user has (compared
+// without regard to case) is ErrEmailTaken: the email is what signs in.
 func (s *Store) CreateUser(ctx context.Context, u User) (*User, error) {
 	if u.Role != "" && u.Role != UserRoleAdmin {
 		return nil, ErrInvalidRole
+	}
+	if u.Email != "" {
+		if _, err := s.UserByEmail(ctx, u.Email); err == nil {
+			return nil, ErrEmailTaken
+		} else if !errors.Is(err, ErrUserNotFound) {
+			return nil, err
+		}
 	}
 	if u.ID == "" {
 		id, err := newID()
