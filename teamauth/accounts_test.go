@@ -55,11 +55,14 @@ func runScenarios(t *testing.T, e testdb.Engine, cfg AccountsConfig, tests []sce
 			c := tt.call
 			c.path = f.expand(t, c.path)
 			if m, ok := c.body.(map[string]any); ok {
+				expanded := make(map[string]any, len(m)) // the table is shared by the engines
 				for k, v := range m {
 					if s, ok := v.(string); ok {
-						m[k] = f.expand(t, s)
+						v = f.expand(t, s)
 					}
+					expanded[k] = v
 				}
+				c.body = expanded
 			}
 			before := f.version(t)
 			res := f.do(t, c)
