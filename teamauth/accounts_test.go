@@ -203,3 +203,55 @@ func TestAccountsRoutes(t *testing.T) {
 		runScenarios(t, e, AccountsConfig{}, tests)
 	})
 }
+
+// TestEveryAccountsRouteRefusesTheUnauthenticated sweeps every route but
+// sign-in and sign-out with the callers that must never get through:
+// anonymous, a revoked token and an ended session (401), a banned user
+// (403), a cross-site cookie request that changes state (403). Nothing may
+// be written.
+func TestEveryAccountsRouteRefusesTheUnauthenticated(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newAccountsFixture(t, e, AccountsConfig{})
+		callers := []struct {
+			as     string
+			header map[string]string
+			status int
+			unsafe bool // only for methods that change state
+		}{
+			{as: "", status: 401},
+			{as: "revoked", status: 401},
+			{as: "session:ended", status: 401},
+			{as: "banned", status: 403},
+			{as: "session:member", header: map[string]string{"Sec-Fetch-Site": "cross-site"}, status: 403, unsafe: true},
+		}
+		for _, rt := range f.accounts.Routes() {
+			if strings.HasPrefix(rt.Path, "/auth/") {
+				continue
+			}
+			path := strings.NewReplacer("{team}", "acme", "{member}", "x", "{id}", "x", "{user}", f.users["member"].ID).Replace(rt.Path)
+			for _, c := range callers {
+				if c.unsafe && rt.Method == "GET" {
+					continue
+				}
+				name := c.as
+				if name == "" {
+					name = "anonymous"
+				}
+				t.Run(rt.Method+" "+rt.Path+" as "+name, func(t *testing.T) {
+					before := f.version(t)
+					var body any
+					if rt.Method != "GET" && rt.Method != "DELETE" {
+						body = map[string]any{"name": "x"}
+					}
+					res := f.do(t, call{method: rt.Method, path: "/api" + path, as: c.as, header: c.header, body: body})
+					if res.status != c.status {
+						t.Errorf("got %d %s, want %d", res.status, res.body, c.status)
+					}
+					if f.version(t) != before {
+						t.Errorf("got the identity tables changed, want unchanged")
+					}
+				})
+			}
+		}
+	})
+}
