@@ -39,10 +39,10 @@ func (f fakeRecords) TeamHasRecords(_ context.Context, teamID string) (bool, err
 	return f[teamID], nil
 }
 
-func newAccountsFixture(t *testing.T, e testdb.Engine, cfg AccountsConfig) *accountsFixture {
+func newAccountsFixture(t testing.TB, e testdb.Engine, cfg AccountsConfig) *accountsFixture {
 	t.Helper()
 	ctx := t.Context()
-	f := &accountsFixture{fixture: newFixture(t, e), sessions: map[string]string{}, records: fakeRecords{}}
+	f := &accountsFixture{fixture: newFixtureOn(t, testdb.Open(t, e)), sessions: map[string]string{}, records: fakeRecords{}}
 	s := f.store
 	s.PasswordParams = cheapParams
 	var err error
@@ -102,7 +102,7 @@ type response struct {
 	body   string
 }
 
-func (f *accountsFixture) do(t *testing.T, c call) response {
+func (f *accountsFixture) do(t testing.TB, c call) response {
 	t.Helper()
 	var body io.Reader
 	if c.body != nil {
