@@ -208,6 +208,7 @@ func (a *Accounts) Routes() []Route {
 		h(http.MethodPost, "/auth/logout", a.logout),
 		h(http.MethodGet, "/me", a.getMe),
 		h(http.MethodPatch, "/me", a.patchMe),
+		h(http.MethodPost, "/me/password", a.changePassword),
 		h(http.MethodGet, "/me/tokens", a.listTokens),
 		h(http.MethodPost, "/me/tokens", a.createToken),
 		h(http.MethodDelete, "/me/tokens/{id}", a.revokeToken),

@@ -117,6 +117,18 @@ func TestAccountsRoutes(t *testing.T) {
 			header: map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}}, status: 200, writes: true},
 		{name: "patch me: a same-origin cookie request is fine", call: call{method: "PATCH", path: "/api/me", as: "session:member", body: json(map[string]any{"name": "x"}),
 			header: map[string]string{"Sec-Fetch-Site": "same-origin"}}, status: 200, writes: true},
+		// POST /me/password
+		{name: "password: a member changes theirs", call: call{method: "POST", path: "/api/me/password", as: "member", body: json(map[string]any{"currentPassword": "member-password!", "newPassword": "a brand new password"})},
+			status: 204, writes: true},
+		{name: "password: a wrong current password is 403", call: call{method: "POST", path: "/api/me/password", as: "member", body: json(map[string]any{"currentPassword": "nope", "newPassword": "a brand new password"})},
+			status: 403, contains: []string{"current password is wrong"}},
+		{name: "password: an empty new password is 400 naming the rule", call: call{method: "POST", path: "/api/me/password", as: "member", body: json(map[string]any{"currentPassword": "member-password!", "newPassword": ""})},
+			status: 400, contains: []string{"password is empty"}},
+		{name: "password: a short new password is 400 naming the rule", call: call{method: "POST", path: "/api/me/password", as: "session:member", body: json(map[string]any{"currentPassword": "member-password!", "newPassword": "short"})},
+			status: 400, contains: []string{"shorter than 10 characters"}},
+		{name: "password: the email as password is 400 naming the rule", call: call{method: "POST", path: "/api/me/password", as: "member", body: json(map[string]any{"currentPassword": "member-password!", "newPassword": "member@example.com"})},
+			status: 400, contains: []string{"must not be the account's email"}},
+		{name: "password: anonymous is 401", call: call{method: "POST", path: "/api/me/password", body: json(map[string]any{"currentPassword": "x", "newPassword": "a brand new password"})}, status: 401},
 		// tokens
 		{name: "tokens: a member lists their own tokens without secrets", call: call{method: "GET", path: "/api/me/tokens", as: "member"},
 			status: 200, contains: []string{`"name":"test"`, `"name":"old"`}, notContains: []string{"kit_", "hash"}},

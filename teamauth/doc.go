@@ -69,7 +69,8 @@
 // # Accounts routes
 //
 // [Accounts] serves, below kit's prefix: POST /auth/login and /auth/logout;
-// GET|PATCH /me, GET|POST /me/tokens, DELETE /me/tokens/{id};
+// GET|PATCH /me, POST /me/password, GET|POST /me/tokens, DELETE
+// /me/tokens/{id};
 // GET /users/{user} and /users/{user}/tokens (the caller alone);
 // POST /teams; GET|PATCH|DELETE /teams/{team}; GET|POST
 // /teams/{team}/members, PATCH|DELETE /teams/{team}/members/{member};

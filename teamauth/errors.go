@@ -94,6 +94,10 @@ var (
 	// wrong password answer alike.
 	ErrInvalidCredentials error = &authError{http.StatusUnauthorized, "invalid email or password", ErrUnauthorized}
 
+	// ErrWrongPassword (403) refuses a password change whose current
+	// password is wrong. It is not a 401: the caller is signed in.
+	ErrWrongPassword error = &authError{http.StatusForbidden, "current password is wrong", nil}
+
 	// ErrInvalidSession (401) refines ErrUnauthorized: a session cookie
 	// was presented but is malformed, unknown, expired or ended.
 	ErrInvalidSession error = &authError{http.StatusUnauthorized, "session expired or invalid", ErrUnauthorized}

@@ -95,3 +95,56 @@ func (a *Accounts) logout(w http.ResponseWriter, r *http.Request) error {
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
+
+// POST /me/password {currentPassword, newPassword}: 204. The current
+// password is required when the user has one (403 when wrong, counted as a
+// failed sign-in); a new password the policy refuses is 400 naming the
+// rule. Every session of the user ends; a caller signed in with a cookie
+// gets a new session in its place.
+func (a *Accounts) changePassword(w http.ResponseWriter, r *http.Request) error {
+	u, err := a.Auth.Authenticate(r)
+	if err != nil {
+		return err
+	}
+	s, err := a.store()
+	if err != nil {
+		return err
+	}
+	var body struct {
+		CurrentPassword string `json:"currentPassword"`
+		NewPassword     string `json:"newPassword"`
+	}
+	if err := decodeJSON(w, r, &body); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	has, err := s.HasPassword(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	if has {
+		account, address := strings.ToLower(u.Email), clientAddress(r)
+		if err := a.limiter.check(account, address, a.now()); err != nil {
+			return err
+		}
+		if err := s.VerifyPasswordOf(ctx, u.ID, body.CurrentPassword); err != nil {
+			if err == ErrInvalidCredentials {
+				a.limiter.failed(account, address, a.now())
+				return ErrWrongPassword
+			}
+			return err
+		}
+	}
+	if err := s.SetPassword(ctx, u.ID, body.NewPassword); err != nil {
+		return err
+	}
+	if c, err := r.Cookie(a.Config.cookieName()); err == nil && c.Value != "" {
+		secret, session, err := s.CreateSession(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		http.SetCookie(w, a.sessionCookie(r, secret, session.ExpiresAt))
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

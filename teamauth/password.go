@@ -263,3 +263,27 @@ func (s *Store) CheckPassword(ctx context.Context, email, password string) (*Use
 	}
 	return u, nil
 }
+
+// VerifyPasswordOf returns nil when password is the user's, and
+// ErrInvalidCredentials when it is not or the user has none (verifying a
+// dummy hash then, so both take the same time).
+func (s *Store) VerifyPasswordOf(ctx context.Context, userID, password string) error {
+	var hash string
+	err := s.db.NewSelect().Model((*passwordRow)(nil)).Column("pw.password_hash").
+		Where("pw.user_id = ?", userID).Scan(ctx, &hash)
+	found := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("teamauth: find password: %w", err)
+	}
+	if !found {
+		hash = s.dummyHash()
+	}
+	ok, _, err := verifyPassword(password, hash, s.passwordParams())
+	if err != nil {
+		return err
+	}
+	if !found || !ok {
+		return ErrInvalidCredentials
+	}
+	return nil
+}

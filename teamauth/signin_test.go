@@ -200,3 +200,29 @@ func BenchmarkLoginTimingUnknownEmailVersusWrongPassword(b *testing.B) {
 			tries, mu, mw, float64(mu-mw)/float64(mw)*100)
 	}
 }
+
+func TestChangingThePasswordEndsOtherSessionsAndRenewsTheCallers(t *testing.T) {
+	f := newAccountsFixture(t, testdb.EngineSQLite, AccountsConfig{})
+	other, _, err := f.store.CreateSession(t.Context(), f.users["member"].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.do(t, call{method: "POST", path: "/api/me/password", as: "session:member",
+		body: map[string]any{"currentPassword": "member-password!", "newPassword": "a brand new password"}})
+	cookie := res.header.Get("Set-Cookie")
+	if res.status != 204 || !strings.HasPrefix(cookie, "kit_session=kits_") {
+		t.Fatalf("got %d, Set-Cookie %q; want 204 and a new session cookie", res.status, cookie)
+	}
+	secret := strings.TrimPrefix(strings.SplitN(cookie, ";", 2)[0], "kit_session=")
+	if _, err := f.store.UserBySession(t.Context(), secret); err != nil {
+		t.Errorf("got %v with the new session, want it running", err)
+	}
+	for _, old := range []string{other, f.sessions["member"]} {
+		if _, err := f.store.UserBySession(t.Context(), old); err == nil {
+			t.Errorf("got an old session still running after the change, want it ended")
+		}
+	}
+	if res := f.do(t, login("member@example.com", "a brand new password")); res.status != 200 {
+		t.Errorf("got %d signing in with the new password, want 200", res.status)
+	}
+}
