@@ -226,3 +226,45 @@ func TestChangingThePasswordEndsOtherSessionsAndRenewsTheCallers(t *testing.T) {
 		t.Errorf("got %d signing in with the new password, want 200", res.status)
 	}
 }
+
+// TestChangesApplyFromTheNextRequest warms the Store's cache with a
+// request, changes access over HTTP, and checks that the very next request
+// sees the change.
+func TestChangesApplyFromTheNextRequest(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		tests := []struct {
+			name   string
+			as     string // the caller whose access changes
+			change call
+			status int // of the caller's next GET /api/teams/acme
+		}{
+			{"a banned user's session is 403", "session:member",
+				call{method: "PATCH", path: "/api/super-admin/users/$u:member$", as: "root", body: map[string]any{"banned": true}}, 403},
+			{"a removed member is 403", "session:member",
+				call{method: "DELETE", path: "/api/teams/acme/members/$m:member", as: "owner"}, 403},
+			{"a revoked token is 401", "member",
+				call{method: "DELETE", path: "/api/me/tokens/$tok:member", as: "session:member"}, 401},
+			{"a signed-out session is 401", "session:member",
+				call{method: "POST", path: "/api/auth/logout", as: "session:member"}, 401},
+			{"a renamed team's old slug is 404", "session:member",
+				call{method: "PATCH", path: "/api/teams/acme", as: "owner", body: map[string]any{"slug": "acme-2"}}, 404},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				f := newAccountsFixture(t, e, AccountsConfig{})
+				get := call{method: "GET", path: "/api/teams/acme", as: tt.as}
+				if res := f.do(t, get); res.status != 200 {
+					t.Fatalf("got %d before the change, want 200", res.status)
+				}
+				c := tt.change
+				c.path = f.expand(t, c.path)
+				if res := f.do(t, c); res.status >= 300 {
+					t.Fatalf("change: got %d %s", res.status, res.body)
+				}
+				if res := f.do(t, get); res.status != tt.status {
+					t.Errorf("got %d %s on the next request, want %d", res.status, res.body, tt.status)
+				}
+			})
+		}
+	})
+}
