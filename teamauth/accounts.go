@@ -229,8 +229,10 @@ func (a *Accounts) Routes() []Route {
 	}
 }
 
-// Handler serves Routes under Prefix, for a program without kit. Unknown
-// paths answer 404, other methods 405, in kit's error shape.
+// Handler serves Routes under Prefix on an http.ServeMux, for a program
+// without kit. Unknown paths and wrong methods get the ServeMux's plain 404
+// and 405; kit, which mounts Routes itself, answers those in its JSON
+// error shape.
 func (a *Accounts) Handler() http.Handler {
 	mux := http.NewServeMux()
 	for _, rt := range a.Routes() {

@@ -1,6 +1,7 @@
 package teamauth
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"strings"
@@ -56,7 +57,7 @@ func (a *Accounts) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	u, err := s.CheckPassword(r.Context(), strings.TrimSpace(body.Email), body.Password)
 	if err != nil {
-		if err == ErrInvalidCredentials {
+		if errors.Is(err, ErrInvalidCredentials) {
 			a.limiter.failed(account, address, a.now())
 		}
 		return err
@@ -128,7 +129,7 @@ func (a *Accounts) changePassword(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 		if err := s.VerifyPasswordOf(ctx, u.ID, body.CurrentPassword); err != nil {
-			if err == ErrInvalidCredentials {
+			if errors.Is(err, ErrInvalidCredentials) {
 				a.limiter.failed(account, address, a.now())
 				return ErrWrongPassword
 			}

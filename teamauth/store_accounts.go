@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -166,12 +167,12 @@ func (s *Store) DeleteTeam(ctx context.Context, teamID string) error {
 
 // MemberInfo is a membership with what a member list shows of its user.
 type MemberInfo struct {
-	ID        string `json:"id"`
-	UserID    string `json:"userId"`
-	Name      string `json:"name"`
-	Image     string `json:"image"`
-	Role      Role   `json:"role"`
-	CreatedAt string `json:"createdAt"`
+	ID        string    `json:"id"`
+	UserID    string    `json:"userId"`
+	Name      string    `json:"name"`
+	Image     string    `json:"image"`
+	Role      Role      `json:"role"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // MemberInfos returns the team's members (by team id) with their names and
@@ -192,7 +193,7 @@ func (s *Store) MemberInfos(ctx context.Context, teamID string) ([]MemberInfo, e
 	out := make([]MemberInfo, len(rows))
 	for i, r := range rows {
 		out[i] = MemberInfo{ID: r.ID, UserID: r.UserID, Name: r.Name, Image: r.Image, Role: Role(r.Role),
-			CreatedAt: r.CreatedAt.UTC().Format("2006-01-02T15:04:05.999999Z07:00")}
+			CreatedAt: r.CreatedAt.UTC()}
 	}
 	return out, nil
 }
