@@ -17,14 +17,17 @@ import (
 	"github.com/collectionkit/kit/teamauth"
 )
 
-// newAccountsKit is a kit on a private in-memory SQLite database with a
-// "notes" collection, team acme and its owner ann, whose password is
+// newAccountsKit is a kit on a private in-memory SQLite database with
+// "kinds" and "notes" (which refer to kinds), team acme and its owner ann, whose password is
 // "ann-password-1", served by an httptest server.
 func newAccountsKit(t *testing.T, cfg kit.Config) (*kit.Kit, *httptest.Server, *teamauth.User) {
 	t.Helper()
 	cfg.SQLitePath = ":memory:" + strings.ReplaceAll(t.Name(), "/", "_")
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	cfg.Definitions = []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "title", Type: collections.TypeString}}}}
+	cfg.Definitions = []collections.Definition{
+		{Name: "kinds", Fields: []collections.Field{{Name: "label", Type: collections.TypeString}}},
+		{Name: "notes", Fields: []collections.Field{{Name: "title", Type: collections.TypeString}, {Name: "kindId", Type: collections.TypeString, RefTarget: "kinds"}}},
+	}
 	k, err := kit.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -207,5 +210,66 @@ func TestAccountsRoutesWithAHostsOwnDirectory(t *testing.T) {
 				t.Errorf("got teams in %s, want none from a host's directory", body)
 			}
 		})
+	}
+}
+
+func TestForcedTeamDeletionDeletesItsRecordsFirst(t *testing.T) {
+	k, srv, ann := newAccountsKit(t, kit.Config{})
+	ctx := t.Context()
+	acme, err := k.Accounts().Team(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := k.Accounts().CreateTeamWithOwner(ctx, teamauth.Team{Name: "Other", Slug: "other"}, ann.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, team := range []*teamauth.Team{acme, other} {
+		a := kit.Actor{UserID: ann.ID, TeamID: team.ID, Role: teamauth.RoleOwner}
+		for i := 0; i < 3; i++ {
+			kind, err := k.Records("appKinds").Create(ctx, a, map[string]any{"label": "k"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := k.Records("appNotes").Create(ctx, a, map[string]any{"title": "n", "kindId": kind["id"]}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	token, _, err := k.Accounts().CreateToken(ctx, ann.ID, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	del := func(path string) int {
+		req, _ := http.NewRequestWithContext(ctx, "DELETE", srv.URL+path, nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	count := func(table, teamID string) int {
+		n, err := k.DB().NewSelect().Table(table).Where("team_id = ?", teamID).Count(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(n)
+	}
+	if status := del("/api/teams/acme"); status != 409 || count("app_notes", acme.ID) != 3 {
+		t.Fatalf("got %d and %d notes left, want 409 and all 3", status, count("app_notes", acme.ID))
+	}
+	if status := del("/api/teams/acme?force=true"); status != 204 {
+		t.Fatalf("got %d for a forced deletion, want 204", status)
+	}
+	if n, m := count("app_notes", acme.ID), count("app_kinds", acme.ID); n != 0 || m != 0 {
+		t.Errorf("got %d notes and %d kinds of the deleted team left, want none", n, m)
+	}
+	if n := count("app_notes", other.ID); n != 3 {
+		t.Errorf("got %d notes of the other team, want its 3 untouched", n)
+	}
+	if _, err := k.Accounts().Team(ctx, "acme"); err == nil {
+		t.Errorf("got team acme still there, want it deleted")
 	}
 }

@@ -123,6 +123,10 @@ type TeamRecords interface {
 	// TeamHasRecords reports whether any collection holds a record of the
 	// team (by id).
 	TeamHasRecords(ctx context.Context, teamID string) (bool, error)
+	// DeleteTeamRecords deletes every record of the team, acting as
+	// userID, before DELETE /teams/{team}?force=true deletes the team. An
+	// error leaves the team in place.
+	DeleteTeamRecords(ctx context.Context, teamID, userID string) error
 }
 
 // Route is one accounts route: a method and a path below the API prefix

@@ -39,6 +39,11 @@ func (f fakeRecords) TeamHasRecords(_ context.Context, teamID string) (bool, err
 	return f[teamID], nil
 }
 
+func (f fakeRecords) DeleteTeamRecords(_ context.Context, teamID, _ string) error {
+	delete(f, teamID)
+	return nil
+}
+
 func newAccountsFixture(t testing.TB, e testdb.Engine, cfg AccountsConfig) *accountsFixture {
 	t.Helper()
 	ctx := t.Context()

@@ -97,19 +97,24 @@ func (a *Accounts) patchTeam(w http.ResponseWriter, r *http.Request) error {
 }
 
 // DELETE /teams/{team}[?force=true]: 204, for owners; 409 while the team
-// has records, unless forced.
+// has records, unless forced, which deletes the records first (through
+// kit's record service: hooks and audit events see each deletion).
 func (a *Accounts) deleteTeam(w http.ResponseWriter, r *http.Request) error {
 	acc, s, err := a.ownerAccess(r)
 	if err != nil {
 		return err
 	}
-	if a.Records != nil && r.URL.Query().Get("force") != "true" {
+	if a.Records != nil {
 		has, err := a.Records.TeamHasRecords(r.Context(), acc.Team.ID)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
-		}
-		if has {
+		case has && r.URL.Query().Get("force") != "true":
 			return ErrTeamHasRecords
+		case has:
+			if err := a.Records.DeleteTeamRecords(r.Context(), acc.Team.ID, acc.User.ID); err != nil {
+				return err
+			}
 		}
 	}
 	if err := s.DeleteTeam(r.Context(), acc.Team.ID); err != nil {
