@@ -273,3 +273,11 @@ func TestForcedTeamDeletionDeletesItsRecordsFirst(t *testing.T) {
 		t.Errorf("got team acme still there, want it deleted")
 	}
 }
+
+func TestAMalformedTrustedOriginFailsNew(t *testing.T) {
+	_, err := kit.New(kit.Config{SQLitePath: ":memory:" + t.Name(), Logger: slog.New(slog.DiscardHandler),
+		Accounts: teamauth.AccountsConfig{TrustedOrigins: []string{"example.com/path"}}})
+	if err == nil || !strings.Contains(err.Error(), "example.com/path") {
+		t.Errorf("got %v, want an error naming the origin", err)
+	}
+}

@@ -140,12 +140,12 @@ func New(cfg Config) (*Kit, error) {
 		k.cfg.Directory = k.auth
 	}
 	k.auth.SessionLifetimes = cfg.Accounts.Sessions
+	sessions, err := teamauth.NewSessionAuthenticator(k.auth, cfg.Accounts)
+	if err != nil {
+		k.closeDB()
+		return nil, fmt.Errorf("kit: Config.Accounts: %w", err)
+	}
 	if k.cfg.Authenticator == nil {
-		sessions, err := teamauth.NewSessionAuthenticator(k.auth, cfg.Accounts)
-		if err != nil {
-			k.closeDB()
-			return nil, fmt.Errorf("kit: Config.Accounts: %w", err)
-		}
 		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth}, sessions)
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
