@@ -1,6 +1,6 @@
 module github.com/collectionkit/kit
 
-go 1.24.0
+go 1.25.0
 
 require (
 	github.com/go-chi/chi/v5 v5.2.3
@@ -13,6 +13,8 @@ require (
 	golang.org/x/sys v0.41.0
 	modernc.org/sqlite v1.46.1
 )
+
+require golang.org/x/term v0.31.0
 
 require (
 	github.com/dustin/go-humanize v1.0.1 // indirect
@@ -27,7 +29,7 @@ require (
 	github.com/tmthrgd/go-hex v0.0.0-20190904060850-447a3041c3bc // indirect
 	github.com/vmihailenco/msgpack/v5 v5.4.1 // indirect
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
-	golang.org/x/crypto v0.37.0 // indirect
+	golang.org/x/crypto v0.37.0
 	golang.org/x/exp v0.0.0-20251023183803-a4bb9ffd2546 // indirect
 	golang.org/x/sync v0.17.0 // indirect
 	golang.org/x/text v0.24.0 // indirect

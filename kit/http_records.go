@@ -28,6 +28,7 @@ func (k *Kit) registerCoreRoutes() {
 	add(http.MethodGet, "/super-admin/{collection}/{id}", k.serveSuperAdminGet)
 	add(http.MethodGet, "/kit/collections", k.serveCollections)
 	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)
+	k.registerAccountRoutes(add)
 }
 
 // collectionCall is what a collection endpoint gets once the caller is

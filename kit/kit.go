@@ -74,8 +74,12 @@ type Config struct {
 	Directory teamauth.Directory
 	// Authenticator identifies the caller. Default: a user put in the
 	// request context with teamauth.WithUser, else a bearer API token from
-	// kit's token table.
+	// kit's token table, else a session cookie from POST /api/auth/login.
 	Authenticator teamauth.Authenticator
+	// Accounts configures sign-in and the accounts routes (session cookie
+	// and lifetimes, who may create teams, trusted origins, the sign-in
+	// throttle). The zero value is the documented defaults.
+	Accounts teamauth.AccountsConfig
 
 	// Dev turns on development behaviour (add-ons may tell the caller more).
 	Dev bool
@@ -151,8 +155,14 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	if k.cfg.Directory == nil {
 		k.cfg.Directory = k.auth
 	}
+	k.auth.SessionLifetimes = cfg.Accounts.Sessions
+	sessions, err := teamauth.NewSessionAuthenticator(k.auth, cfg.Accounts)
+	if err != nil {
+		k.closeDB()
+		return nil, fmt.Errorf("kit: Config.Accounts: %w", err)
+	}
 	if k.cfg.Authenticator == nil {
-		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth})
+		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth}, sessions)
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
 	k.handler = k.buildHandler()

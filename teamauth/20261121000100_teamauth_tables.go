@@ -11,7 +11,10 @@ import "github.com/uptrace/bun/migrate"
 //   - 20261121000101_teamauth_auth_state, whose Up creates kit_auth_state
 //     and the triggers that keep the Store's authorization cache correct
 //     (see "Caching" in the package documentation) and whose Down drops
-//     them.
+//     them;
+//   - 20261121000102_teamauth_sessions, whose Up creates kit_passwords and
+//     kit_sessions with the kit_auth_state triggers of kit_sessions, and
+//     whose Down drops them.
 //
 // Run them with a bun/migrate Migrator, which takes a lock so that several
 // processes starting at once migrate only once. They use the migrator's
@@ -23,4 +26,5 @@ import "github.com/uptrace/bun/migrate"
 func (s *Store) RegisterMigrations(m *migrate.Migrations) {
 	m.MustRegister(createTables, dropTables)
 	registerAuthStateMigration(m)
+	registerSessionsMigration(m)
 }

@@ -29,6 +29,23 @@ var authStateTriggerTables = []string{"kit_users", "kit_teams", "kit_members", "
 // to count: all of them but last_used_at.
 const tokenColumnsThatCount = "id, user_id, name, token_hash, created_at, revoked_at"
 
+// sessionColumnsThatCount are the columns of kit_sessions an UPDATE must
+// name to count: all of them but last_seen_at, which every use of a session
+// renews (once a minute).
+const sessionColumnsThatCount = "id, user_id, session_hash, created_at, expires_at, idle_seconds, ended_at"
+
+// updateOf returns the UPDATE event of table's trigger: for the tables
+// with a column written on every use, only the other columns count.
+func updateOf(table string) string {
+	switch table {
+	case "kit_tokens":
+		return "UPDATE OF " + tokenColumnsThatCount
+	case "kit_sessions":
+		return "UPDATE OF " + sessionColumnsThatCount
+	}
+	return "UPDATE"
+}
+
 // createAuthStateIn creates kit_auth_state, its row and the triggers on db
 // (a transaction), leaving an existing counter alone. Running it again
 // changes nothing: the triggers are dropped and created again with the
@@ -68,17 +85,20 @@ func createAuthStateIn(ctx context.Context, db bun.IDB) error {
 	return nil
 }
 
-// dropAuthStateIn drops the triggers, the function (PostgreSQL) and
-// kit_auth_state. The tables the triggers are on must exist.
+// dropAuthStateIn drops the triggers (those of kit_sessions included), the
+// function (PostgreSQL) and kit_auth_state. The tables the triggers are on
+// must exist, except kit_sessions.
 func dropAuthStateIn(ctx context.Context, db bun.IDB) error {
 	var stmts []string
 	if db.Dialect().Name() == dialect.PG {
 		for _, table := range authStateTriggerTables {
 			stmts = append(stmts, `DROP TRIGGER IF EXISTS kit_auth_state_bump ON `+table)
 		}
-		stmts = append(stmts, `DROP FUNCTION IF EXISTS kit_auth_state_bump()`)
+		// CASCADE drops the trigger of kit_sessions too, when
+		// 20261121000102_teamauth_sessions made one.
+		stmts = append(stmts, `DROP FUNCTION IF EXISTS kit_auth_state_bump() CASCADE`)
 	} else {
-		for _, table := range authStateTriggerTables {
+		for _, table := range append(authStateTriggerTables, "kit_sessions") {
 			for _, event := range []string{"INSERT", "UPDATE", "DELETE"} {
 				stmts = append(stmts, `DROP TRIGGER IF EXISTS `+sqliteAuthStateTriggerName(table, event))
 			}
@@ -109,11 +129,7 @@ $$`
 // per statement, however many rows it touches. TRUNCATE counts too (it
 // fires no DELETE trigger).
 func pgAuthStateTrigger(table string) string {
-	update := "UPDATE"
-	if table == "kit_tokens" {
-		update = "UPDATE OF " + tokenColumnsThatCount
-	}
-	return `CREATE TRIGGER kit_auth_state_bump AFTER INSERT OR ` + update + ` OR DELETE OR TRUNCATE ON ` + table +
+	return `CREATE TRIGGER kit_auth_state_bump AFTER INSERT OR ` + updateOf(table) + ` OR DELETE OR TRUNCATE ON ` + table +
 		` FOR EACH STATEMENT EXECUTE FUNCTION kit_auth_state_bump()`
 }
 
@@ -127,8 +143,8 @@ func sqliteAuthStateTriggerName(table, event string) string {
 // (SQLite has no statement-level triggers).
 func sqliteAuthStateTrigger(table, event string) string {
 	on := event
-	if table == "kit_tokens" && event == "UPDATE" {
-		on = "UPDATE OF " + tokenColumnsThatCount
+	if event == "UPDATE" {
+		on = updateOf(table)
 	}
 	return `CREATE TRIGGER ` + sqliteAuthStateTriggerName(table, event) + ` AFTER ` + on + ` ON ` + table +
 		` BEGIN UPDATE kit_auth_state SET version = version + 1 WHERE id = 1; END`

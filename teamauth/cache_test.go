@@ -414,6 +414,18 @@ func TestAuthStateCountsChanges(t *testing.T) {
 				_, err := f.store.UserByToken(ctx, f.tokens["member"])
 				return err
 			}},
+			{name: "starting a session counts", counts: true, change: func(ctx context.Context, f *fixture) error {
+				_, _, err := f.store.CreateSession(ctx, f.users["member"].ID)
+				return err
+			}},
+			{name: "ending a user's sessions counts", counts: true, change: func(ctx context.Context, f *fixture) error {
+				if _, _, err := f.store.CreateSession(ctx, f.users["member"].ID); err != nil {
+					return err
+				}
+				f.store.now = func() time.Time { return time.Now().Add(time.Second) }
+				_, err := f.store.EndSessions(ctx, f.users["member"].ID)
+				return err
+			}},
 			{name: "CreateTables again does not count", counts: false, change: func(ctx context.Context, f *fixture) error {
 				return f.store.CreateTables(ctx)
 			}},
@@ -445,6 +457,45 @@ func version(t *testing.T, s *Store) int64 {
 		t.Fatalf("no version in kit_auth_state")
 	}
 	return v
+}
+
+func TestRenewingASessionDoesNotCount(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		ctx := t.Context()
+		secret, _, err := f.store.CreateSession(ctx, f.users["member"].ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := version(t, f.store)
+		f.store.now = func() time.Time { return time.Now().Add(time.Hour) } // the renewal is due
+		if _, err := f.store.UserBySession(ctx, secret); err != nil {
+			t.Fatal(err)
+		}
+		var lastSeen time.Time
+		if err := f.db.NewSelect().Table("kit_sessions").Column("last_seen_at").Where("session_hash = ?", hashToken(secret)).Scan(ctx, &lastSeen); err != nil {
+			t.Fatal(err)
+		}
+		if time.Until(lastSeen) < 30*time.Minute {
+			t.Errorf("got last_seen_at %v, want the renewal an hour ahead recorded", lastSeen)
+		}
+		if after := version(t, f.store); after != before {
+			t.Errorf("got the version moved from %d to %d by a renewal, want unchanged", before, after)
+		}
+	})
+}
+
+func TestSessionColumnsThatCountAreAllButLastSeenAt(t *testing.T) {
+	db := testdb.SQLite(t)
+	var want []string
+	for _, f := range db.Table(reflect.TypeFor[sessionRow]()).Fields {
+		if f.Name != "last_seen_at" {
+			want = append(want, f.Name)
+		}
+	}
+	if got := strings.Split(sessionColumnsThatCount, ", "); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
 }
 
 func TestTokenColumnsThatCountAreAllButLastUsedAt(t *testing.T) {

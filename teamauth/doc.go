@@ -36,22 +36,71 @@
 //     it is a [TokenVerifier], as a *Store is ([BearerAuthenticator]);
 //  3. else 401.
 //
+// kit's own default chain adds a third authenticator after the bearer
+// token: the session cookie of POST /api/auth/login
+// ([SessionAuthenticator]).
+//
 // API tokens are "kit_" and 32 random bytes in base64url. [Store.CreateToken]
 // shows a token once; only its SHA-256 is stored, and a revoked token stops
 // working at once.
+//
+// # Passwords and sessions
+//
+// [Store.SetPassword] checks a password against the [PasswordPolicy] (at
+// least 10 characters, at most 256 bytes, not blank, not one repeated
+// character, not the account's email: each refusal is a 400 naming the
+// rule, errors.Is [ErrWeakPassword]) and stores its argon2id hash, with
+// its parameters, as a PHC string in kit_passwords (see [PasswordParams];
+// the defaults are [DefaultPasswordParams]). A hash of older parameters is
+// replaced at the next successful sign-in. [Store.CheckPassword] answers an
+// unknown email, a user without a password and a wrong password alike
+// ([ErrInvalidCredentials]) and in the same time: it verifies a dummy hash
+// when there is no account.
+//
+// A session ([Store.CreateSession]) is "kits_" and 32 random bytes, kept in
+// kit_sessions only as its SHA-256. It ends after 7 days unused or 30 days
+// in all ([SessionLifetimes]), at sign-out, at a password change, at a ban,
+// or with [Store.EndSessions] (kit user sessions revoke). Sessions count
+// in kit_auth_state like the other identity tables (migration
+// 20261121000102_teamauth_sessions), so an ended session is refused from
+// the next request on, in every process; renewing one, which writes
+// last_seen_at alone at most once a minute, does not count.
+//
+// # Accounts routes
+//
+// [Accounts] serves, below kit's prefix: POST /auth/login and /auth/logout;
+// GET|PATCH /me, POST /me/password, GET|POST /me/tokens, DELETE
+// /me/tokens/{id};
+// GET /users/{user} and /users/{user}/tokens (the caller alone);
+// POST /teams; GET|PATCH|DELETE /teams/{team}; GET|POST
+// /teams/{team}/members, PATCH|DELETE /teams/{team}/members/{member};
+// GET /super-admin/users, /super-admin/teams, GET|PATCH
+// /super-admin/users/{id}. kit mounts them; [AccountsConfig] (kit's
+// Config.Accounts) sets the cookie, the lifetimes, who may create teams,
+// trusted origins and the [LoginThrottle].
+//
+// A session cookie is HttpOnly, SameSite=Lax, Path the prefix, and Secure
+// over TLS or with AccountsConfig.SecureCookies. A cookie-authenticated
+// request that changes state and comes from another origin is refused
+// with [ErrCrossOrigin] (403), checked with http.CrossOriginProtection;
+// bearer-token requests are not affected. Failed sign-ins are counted per
+// account and per client address in bounded memory; past the limit the
+// answer is 429 with Retry-After ([TooManyAttemptsError]).
 //
 // # Caching
 //
 // Every team-scoped request needs the caller's token and the route's team
 // with the caller's membership. A Store answers both lookups,
-// [Store.UserByToken] and [Store.TeamAndMembership], from a cache in
+// [Store.UserByToken] (and [Store.UserBySession]) and
+// [Store.TeamAndMembership], from a cache in
 // memory, and never with authorization that is out of date: the next
 // request after a change commits sees it, whichever process made the
 // change (this one, the kit command line, another kit instance, or SQL
 // the host runs itself).
 //
 // The guarantee comes from the database. kit_auth_state holds one counter,
-// and triggers on kit_users, kit_teams, kit_members and kit_tokens
+// and triggers on kit_users, kit_teams, kit_members, kit_tokens and
+// kit_sessions
 // increment it in the transaction of every INSERT, UPDATE and DELETE
 // (PostgreSQL: one statement-level trigger per table, TRUNCATE included;
 // SQLite: row-level triggers). A lookup reads the counter before it reads
@@ -138,7 +187,10 @@
 //	http.ListenAndServe(addr, session(mux))
 //
 // Its methods return ErrTeamNotFound, ErrUserNotFound and ErrNotMember for
-// what is missing. To accept bearer tokens of its own as well, it
+// what is missing. The accounts routes then answer only what such a
+// Directory supports: GET /me (without teams), GET /teams/{team} and
+// POST /auth/logout; the rest answer 501 ([ErrNotSupported]), since they
+// would change users and teams the host owns. To accept bearer tokens of its own as well, it
 // implements [TokenVerifier] or sets [Auth.Authenticator] to a Chain.
 //
 // Routers other than http.ServeMux must make the team (and user) route

@@ -16,6 +16,9 @@ func (e *authError) Error() string   { return e.msg }
 func (e *authError) HTTPStatus() int { return e.status }
 func (e *authError) Unwrap() error   { return e.parent }
 
+// errBadRequest is a 400 with msg.
+func errBadRequest(msg string) error { return &authError{http.StatusBadRequest, msg, nil} }
+
 // Errors callers branch on with errors.Is. Each carries its HTTP status
 // (HTTPStatus() int) and a message that is safe to show to the client;
 // anything wrapped around them with %w keeps that status and message on the
@@ -80,4 +83,63 @@ var (
 	// ErrInvalidRole (400) means a team role is not owner, admin or member,
 	// or a global user role is neither "" nor "admin".
 	ErrInvalidRole error = &authError{http.StatusBadRequest, "invalid role", nil}
+
+	// ErrWeakPassword (400) means a new password breaks the password
+	// policy. The errors SetPassword returns refine it with a message
+	// naming the rule broken.
+	ErrWeakPassword error = &authError{http.StatusBadRequest, "password too weak", nil}
+
+	// ErrInvalidCredentials (401) refines ErrUnauthorized: the email and
+	// password given to sign in match no account. An unknown email and a
+	// wrong password answer alike.
+	ErrInvalidCredentials error = &authError{http.StatusUnauthorized, "invalid email or password", ErrUnauthorized}
+
+	// ErrWrongPassword (403) refuses a password change whose current
+	// password is wrong. It is not a 401: the caller is signed in.
+	ErrWrongPassword error = &authError{http.StatusForbidden, "current password is wrong", nil}
+
+	// ErrInvalidSession (401) refines ErrUnauthorized: a session cookie
+	// was presented but is malformed, unknown, expired or ended.
+	ErrInvalidSession error = &authError{http.StatusUnauthorized, "session expired or invalid", ErrUnauthorized}
+
+	// ErrCrossOrigin (403) refuses a cookie-authenticated request that
+	// changes state and comes from another origin.
+	ErrCrossOrigin error = &authError{http.StatusForbidden, "cross-origin request refused", nil}
+
+	// ErrTooManyAttempts (429) is matched by every *TooManyAttemptsError.
+	ErrTooManyAttempts error = &authError{http.StatusTooManyRequests, "too many failed sign-ins", nil}
+
+	// ErrOwnerRequired (403) means only a team owner may grant, take away
+	// or remove the owner role.
+	ErrOwnerRequired error = &authError{http.StatusForbidden, "only an owner may grant or remove the owner role", nil}
+
+	// ErrAlreadyMember (409) means the user is a member of the team
+	// already; change their role with PATCH instead.
+	ErrAlreadyMember error = &authError{http.StatusConflict, "already a member of this team", nil}
+
+	// ErrSelfLockout (409) refuses a super-admin banning or demoting
+	// themselves.
+	ErrSelfLockout error = &authError{http.StatusConflict, "a super-admin cannot ban or demote themselves", nil}
+
+	// ErrInvalidName (400) means a team or user name is empty or blank.
+	ErrInvalidName error = &authError{http.StatusBadRequest, "name must not be empty", nil}
+
+	// ErrEmailTaken (409) means another user already has the email.
+	ErrEmailTaken error = &authError{http.StatusConflict, "email already in use", nil}
+
+	// ErrLastOwner (409) refuses to demote or remove the last owner of a
+	// team.
+	ErrLastOwner error = &authError{http.StatusConflict, "a team needs at least one owner", nil}
+
+	// ErrTeamHasRecords (409) refuses to delete a team that still has
+	// records, unless the deletion is forced.
+	ErrTeamHasRecords error = &authError{http.StatusConflict, "team still has records; delete them first or pass ?force=true", nil}
+
+	// ErrMemberNotFound (404) means the team has no membership with the
+	// given id. A membership of another team answers alike.
+	ErrMemberNotFound error = &authError{http.StatusNotFound, "member not found", nil}
+
+	// ErrNotSupported (501) means the host's own Directory does not
+	// support what the accounts route needs.
+	ErrNotSupported error = &authError{http.StatusNotImplemented, "not supported by this server's accounts", nil}
 )

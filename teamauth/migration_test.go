@@ -17,9 +17,9 @@ func TestRegisterMigrations(t *testing.T) {
 		m := migrate.NewMigrations()
 		s.RegisterMigrations(m)
 
-		t.Run("two migrations are registered under their names", func(t *testing.T) {
+		t.Run("three migrations are registered under their names", func(t *testing.T) {
 			got := fmt.Sprint(m.Sorted())
-			if want := "20261121000100_teamauth_tables, 20261121000101_teamauth_auth_state"; got != want {
+			if want := "20261121000100_teamauth_tables, 20261121000101_teamauth_auth_state, 20261121000102_teamauth_sessions"; got != want {
 				t.Fatalf("got %s, want %s", got, want)
 			}
 		})
@@ -35,8 +35,8 @@ func TestRegisterMigrations(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Migrate: %v", err)
 			}
-			if len(group.Migrations) != 2 {
-				t.Errorf("got %d migrations applied, want 2", len(group.Migrations))
+			if len(group.Migrations) != 3 {
+				t.Errorf("got %d migrations applied, want 3", len(group.Migrations))
 			}
 			if _, err := s.CreateTeam(ctx, Team{Slug: "acme"}); err != nil {
 				t.Errorf("got %v from CreateTeam after migrating, want nil", err)
@@ -158,13 +158,13 @@ func TestAuthStateMigrationUpgradesADatabaseOfTheFirstMigration(t *testing.T) {
 			}
 		})
 		var firstVersion int64
-		t.Run("the upgrade applies the second migration only", func(t *testing.T) {
+		t.Run("the upgrade applies the later migrations only", func(t *testing.T) {
 			group, err := migrator(all).Migrate(ctx)
 			if err != nil {
 				t.Fatalf("Migrate: %v", err)
 			}
-			if got := fmt.Sprint(group.Migrations); got != "20261121000101_teamauth_auth_state" {
-				t.Errorf("got %s applied, want 20261121000101_teamauth_auth_state", got)
+			if got, want := fmt.Sprint(group.Migrations), "20261121000101_teamauth_auth_state, 20261121000102_teamauth_sessions"; got != want {
+				t.Errorf("got %s applied, want %s", got, want)
 			}
 			firstVersion = version(t, s)
 		})

@@ -3,7 +3,9 @@ package teamauth
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -30,9 +32,25 @@ type Store struct {
 	run *sqlexec.Runner
 	now func() time.Time // the clock; tests replace it
 
+	// PasswordParams are the argon2id parameters new password hashes are
+	// made with. The zero value means DefaultPasswordParams. Set before
+	// use.
+	PasswordParams PasswordParams
+	// PasswordPolicy is what SetPassword requires of a new password. The
+	// zero value is the default policy (see PasswordPolicy). Set before
+	// use.
+	PasswordPolicy PasswordPolicy
+	// SessionLifetimes are the lifetimes of the sessions CreateSession starts. The
+	// zero value means the defaults (see SessionLifetimes). Set before use.
+	SessionLifetimes SessionLifetimes
+
 	uncached bool // skip the cache (benchmarks compare); set before use
 	tokens   versionedMap[string, tokenEntry]
 	teams    versionedMap[teamKey, teamEntry]
+	sessions versionedMap[string, sessionEntry]
+
+	dummyOnce sync.Once
+	dummy     string // a hash verified against for unknown emails
 }
 
 var (
@@ -168,7 +186,10 @@ func createTablesAndAuthState(ctx context.Context, db *bun.DB) error {
 		if err := createTablesIn(ctx, tx); err != nil {
 			return err
 		}
-		return createAuthStateIn(ctx, tx)
+		if err := createAuthStateIn(ctx, tx); err != nil {
+			return err
+		}
+		return createSessionsIn(ctx, tx)
 	})
 }
 
@@ -277,10 +298,18 @@ func (s *Store) CreateTeam(ctx context.Context, t Team) (*Team, error) {
 // CreateUser stores a new user and returns it as stored. An empty ID gets a
 // fresh UUIDv7 (a given ID is kept as is, so a host may mirror ids from its
 // identity provider); an empty CreatedAt gets now. Role must be "" or
-// UserRoleAdmin, else ErrInvalidRole.
+// UserRoleAdmin, else ErrInvalidRole. An email another user has (compared
+// without regard to case) is ErrEmailTaken: the email is what signs in.
 func (s *Store) CreateUser(ctx context.Context, u User) (*User, error) {
 	if u.Role != "" && u.Role != UserRoleAdmin {
 		return nil, ErrInvalidRole
+	}
+	if u.Email != "" {
+		if _, err := s.UserByEmail(ctx, u.Email); err == nil {
+			return nil, ErrEmailTaken
+		} else if !errors.Is(err, ErrUserNotFound) {
+			return nil, err
+		}
 	}
 	if u.ID == "" {
 		id, err := newID()
@@ -353,14 +382,23 @@ func (s *Store) RemoveMember(ctx context.Context, teamID, userID string) error {
 }
 
 // SetBanned sets or clears the user's Banned flag, or returns
-// ErrUserNotFound.
+// ErrUserNotFound. A ban ends every session of the user, in the same
+// transaction; an unban does not bring them back.
 func (s *Store) SetBanned(ctx context.Context, userID string, banned bool) error {
-	res, err := s.db.NewUpdate().Model((*userRow)(nil)).
-		Set("banned = ?", banned).Where("id = ?", userID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("teamauth: set banned: %w", err)
-	}
-	return affected(res, ErrUserNotFound)
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*userRow)(nil)).
+			Set("banned = ?", banned).Where("id = ?", userID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("teamauth: set banned: %w", err)
+		}
+		if err := affected(res, ErrUserNotFound); err != nil {
+			return err
+		}
+		if banned {
+			return s.endSessionsIn(ctx, tx, userID)
+		}
+		return nil
+	})
 }
 
 // affected returns notFound when res touched no row.

@@ -343,3 +343,26 @@ func TestLists(t *testing.T) {
 		}
 	})
 }
+
+func TestCreateUserRefusesADuplicateEmail(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		_, s := newStore(t, e)
+		ctx := t.Context()
+		if _, err := s.CreateUser(ctx, User{Name: "ann", Email: "ann@example.com"}); err != nil {
+			t.Fatal(err)
+		}
+		_, err := s.CreateUser(ctx, User{Name: "ann2", Email: "ANN@example.com"})
+		if !errors.Is(err, ErrEmailTaken) || wire.Status(err) != 409 {
+			t.Fatalf("got %v (status %d), want ErrEmailTaken, 409", err, wire.Status(err))
+		}
+		if users, _ := s.Users(ctx); len(users) != 1 {
+			t.Errorf("got %d users, want 1: nothing written", len(users))
+		}
+		if _, err := s.CreateUser(ctx, User{Name: "no email"}); err != nil {
+			t.Errorf("got %v for a second user without email, want nil", err)
+		}
+		if _, err := s.CreateUser(ctx, User{Name: "no email either"}); err != nil {
+			t.Errorf("got %v for a third user without email, want nil", err)
+		}
+	})
+}

@@ -105,3 +105,16 @@ func (s *Store) Tokens(ctx context.Context, userID string) ([]Token, error) {
 	}
 	return out, nil
 }
+
+// RevokeTokenOf revokes the token with the given id when it is the user's.
+// Another user's token is ErrTokenNotFound, like an unknown one.
+func (s *Store) RevokeTokenOf(ctx context.Context, userID, tokenID string) error {
+	ok, err := s.db.NewSelect().Model((*tokenRow)(nil)).Where("k.id = ?", tokenID).Where("k.user_id = ?", userID).Exists(ctx)
+	if err != nil {
+		return fmt.Errorf("teamauth: find token: %w", err)
+	}
+	if !ok {
+		return ErrTokenNotFound
+	}
+	return s.RevokeToken(ctx, tokenID)
+}

@@ -14,11 +14,12 @@ import (
 // The account commands print what scripts capture (an id, a token) on
 // stdout and everything meant for people on stderr.
 
-// runTeam implements "kit team create|list".
+// runTeam implements "kit team create|list|rename".
 func runTeam(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return subcommand("team", args, stdout, stderr, map[string]func([]string) int{
 		"create": func(args []string) int { return runTeamCreate(ctx, args, stdout, stderr) },
 		"list":   func(args []string) int { return runTeamList(ctx, args, stdout, stderr) },
+		"rename": func(args []string) int { return runTeamRename(ctx, args, stdout, stderr) },
 	})
 }
 
@@ -70,11 +71,15 @@ func runTeamList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	})
 }
 
-// runUser implements "kit user create|list".
+// runUser implements "kit user create|list|ban|unban|passwd|sessions revoke".
 func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return subcommand("user", args, stdout, stderr, map[string]func([]string) int{
-		"create": func(args []string) int { return runUserCreate(ctx, args, stdout, stderr) },
-		"list":   func(args []string) int { return runUserList(ctx, args, stdout, stderr) },
+		"create":   func(args []string) int { return runUserCreate(ctx, args, stdout, stderr) },
+		"list":     func(args []string) int { return runUserList(ctx, args, stdout, stderr) },
+		"ban":      func(args []string) int { return runUserBan(ctx, true, args, stdout, stderr) },
+		"unban":    func(args []string) int { return runUserBan(ctx, false, args, stdout, stderr) },
+		"passwd":   func(args []string) int { return runUserPasswd(ctx, args, stdout, stderr) },
+		"sessions": func(args []string) int { return runUserSessions(ctx, args, stdout, stderr) },
 	})
 }
 
@@ -133,10 +138,12 @@ func runUserList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	})
 }
 
-// runMember implements "kit member add".
+// runMember implements "kit member add|remove|role".
 func runMember(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return subcommand("member", args, stdout, stderr, map[string]func([]string) int{
-		"add": func(args []string) int { return runMemberAdd(ctx, args, stdout, stderr) },
+		"add":    func(args []string) int { return runMemberAdd(ctx, args, stdout, stderr) },
+		"remove": func(args []string) int { return runMemberRemove(ctx, args, stdout, stderr) },
+		"role":   func(args []string) int { return runMemberRole(ctx, args, stdout, stderr) },
 	})
 }
 
@@ -177,10 +184,11 @@ func runMemberAdd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	})
 }
 
-// runToken implements "kit token create".
+// runToken implements "kit token create|revoke".
 func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return subcommand("token", args, stdout, stderr, map[string]func([]string) int{
 		"create": func(args []string) int { return runTokenCreate(ctx, args, stdout, stderr) },
+		"revoke": func(args []string) int { return runTokenRevoke(ctx, args, stdout, stderr) },
 	})
 }
 

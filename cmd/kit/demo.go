@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strings"
 
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
@@ -31,6 +32,8 @@ type demoLogin struct {
 	who   string // "Alice, owner of acme"
 	token string
 	path  string // below the API prefix: "/teams/acme/shop-products"
+	// email and password sign in with POST /auth/login.
+	email, password string
 }
 
 // seedDemo makes the demo teams, users, memberships and records, each only
@@ -145,7 +148,13 @@ func seedDemo(ctx context.Context, k *kit.Kit) (*demoData, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.logins = append(d.logins, demoLogin{who: l.who, token: token, path: l.path})
+		// A fresh password too, shown once like the token: kit keeps only
+		// its argon2id hash.
+		password := "demo-" + strings.TrimPrefix(token, "kit_")[:16]
+		if err := acc.SetPassword(ctx, l.user.ID, password); err != nil {
+			return nil, err
+		}
+		d.logins = append(d.logins, demoLogin{who: l.who, token: token, path: l.path, email: l.user.Email, password: password})
 	}
 	return d, nil
 }
@@ -158,9 +167,11 @@ func (d *demoData) print(w io.Writer, apiURL, db string) {
 	} else {
 		fmt.Fprintf(w, "kit demo: seeded %s with teams acme and globex, their categories, products and blog posts\n", db)
 	}
-	fmt.Fprintln(w, "\nA fresh API token per user, with a request to try (tokens are shown once; kit keeps only their hash):")
+	fmt.Fprintln(w, "\nA fresh API token and password per user, with a request to try and a sign-in that keeps the\nsession cookie in cookies.txt (shown once; kit keeps only their hashes):")
 	for _, l := range d.logins {
 		fmt.Fprintf(w, "\n  %s\n    token: %s\n    curl -s -H 'Authorization: Bearer %s' %s%s\n", l.who, l.token, l.token, apiURL, l.path)
+		fmt.Fprintf(w, "    login: curl -s -c cookies.txt -H 'Content-Type: application/json' -d '{\"email\":\"%s\",\"password\":\"%s\"}' %s/auth/login\n",
+			l.email, l.password, apiURL)
 	}
 	fmt.Fprintln(w)
 }

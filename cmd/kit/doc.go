@@ -1,6 +1,6 @@
 // Kit serves collections defined in JSON schema files as a team-scoped
-// HTTP API, checks schema folders, and manages teams, users, memberships
-// and API tokens.
+// HTTP API, checks schema folders, and manages teams, users, memberships,
+// passwords, sessions and API tokens.
 //
 // Usage:
 //
@@ -12,6 +12,13 @@
 //	kit user list [--db PATH]
 //	kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
 //	kit token create --user ID [--name NAME] [--db PATH]
+//	kit token revoke --id TOKEN_ID [--db PATH]
+//	kit member remove --team ID_OR_SLUG --user ID [--db PATH]
+//	kit member role --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
+//	kit user ban|unban --user ID [--db PATH]
+//	kit user passwd --user ID [--db PATH] < password
+//	kit user sessions revoke --user ID [--db PATH]
+//	kit team rename --team ID_OR_SLUG [--name NAME] [--slug SLUG] [--db PATH]
 //	kit events cleanup [--dry-run] [--retention-days N] [--max-events N] [--db PATH]
 //	kit help [COMMAND]
 //
@@ -26,9 +33,10 @@
 //	go run ./cmd/kit serve --demo
 //
 // seeds two teams (acme and globex), four users and a few records, prints
-// a fresh API token and a curl line for each user, and serves
+// a fresh API token, a curl line and a sign-in line (a fresh password) for
+// each user, and serves
 // examples/schemas on http://127.0.0.1:8080/api until Ctrl-C. Running it
-// again reuses the data and prints new tokens.
+// again reuses the data and prints new tokens and passwords.
 //
 // # Serve
 //

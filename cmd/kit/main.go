@@ -34,13 +34,20 @@ Usage:
   kit user list [--db PATH]
   kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
   kit token create --user ID [--name NAME] [--db PATH]
+  kit token revoke --id TOKEN_ID [--db PATH]
+  kit member remove --team ID_OR_SLUG --user ID [--db PATH]
+  kit member role --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
+  kit user ban|unban --user ID [--db PATH]
+  kit user passwd --user ID [--db PATH] < password
+  kit user sessions revoke --user ID [--db PATH]
+  kit team rename --team ID_OR_SLUG [--name NAME] [--slug SLUG] [--db PATH]
   kit events cleanup [--dry-run] [--retention-days N] [--max-events N] [--db PATH]
   kit help [COMMAND]
 
 Commands:
   serve          serve the schemas folder (default ./schemas) on http://127.0.0.1:8080/api
                  until SIGINT or SIGTERM; --demo seeds demo teams, users and records and
-                 prints a token and a curl line per user
+                 prints a token, a curl line and a sign-in line per user
   lint           check a schemas folder (default ./schemas); prints each finding as
                  "file: collection.field: message"; exit status 1 on any error
   team create    create a team; prints its id
@@ -49,6 +56,13 @@ Commands:
   user list      list users: id, role, name, email
   member add     add a user to a team, or change their role; prints the membership id
   token create   create an API token for a user; prints only the token
+  token revoke   revoke an API token by id
+  member remove  remove a user from a team (never its last owner)
+  member role    change a member's role (never demoting the last owner)
+  user ban       ban a user (refused with 403, sessions ended); user unban lifts it
+  user passwd    set a user's password, read from the terminal or stdin (never a flag)
+  user sessions revoke  end every sign-in session of a user
+  team rename    change a team's name or slug
   events cleanup delete audit events past retention (90 days, 100000 events by
                  default); --dry-run prints what would be deleted and deletes nothing
 

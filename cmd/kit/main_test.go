@@ -75,7 +75,7 @@ func TestAWrongCommandLinePrintsTheUsageToStderrWithStatus2(t *testing.T) {
 		{"an unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
 		{"help for an unknown command", []string{"help", "frobnicate"}, `unknown command "frobnicate"`},
 		{"an unknown subcommand", []string{"team", "delete"}, `unknown subcommand "delete"`},
-		{"a group without subcommand", []string{"user"}, "Usage: kit user create|list"},
+		{"a group without subcommand", []string{"user"}, "Usage: kit user ban|create|list|passwd|sessions|unban"},
 		{"an unknown flag", []string{"serve", "--port", "80"}, "flag provided but not defined: -port"},
 		{"a missing required flag", []string{"token", "create"}, "--user is required"},
 		{"an unexpected argument", []string{"team", "create", "--name", "x", "extra"}, `unexpected argument "extra"`},
