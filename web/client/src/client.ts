@@ -120,7 +120,17 @@ export class KitClient {
     if (!res.ok) throw await errorFromResponse(res)
     if (res.status === 204) return undefined as T
     const text = await res.text()
-    return (text ? JSON.parse(text) : undefined) as T
+    if (!text) return undefined as T
+    try {
+      return JSON.parse(text) as T
+    } catch (cause) {
+      throw new KitError({
+        status: res.status,
+        statusText: res.statusText,
+        message: `${method} ${path}: the answer is not JSON`,
+        cause,
+      })
+    }
   }
 
   /**

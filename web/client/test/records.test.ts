@@ -194,6 +194,14 @@ describe('errors', () => {
     expect((err as KitError).status).toBe(409)
   })
 
+  it('reads a plain-text error answer (outside kit) into a KitError with the text as message', async () => {
+    const kit = new KitClient({ baseURL: server().baseURL, prefix: '/' })
+    const err = await kit.request('GET', 'no-such-route').catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(KitError)
+    expect((err as KitError).status).toBe(404)
+    expect((err as KitError).message).toBe('404 page not found')
+  })
+
   it('turns an unreachable server into a KitError of status 0', async () => {
     const kit = new KitClient({ baseURL: 'http://127.0.0.1:1' })
     const err = await kit.team('acme').collection('shopProducts').list().catch((e: unknown) => e)

@@ -81,7 +81,8 @@ export function useCollectionQuery<T extends KitRecord = KitRecord>(
     )
   }
   const stop = ctx.client.onMutation((m) => {
-    if (m.invalidated.includes(toValue(collection)) && m.team === ctx.team()) void load(true)
+    // Any team: the writer may name the team by slug and this query by id.
+    if (m.invalidated.includes(toValue(collection))) void load(true)
   })
   onScopeDispose(stop)
   void load(false)
