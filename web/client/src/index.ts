@@ -1,0 +1,21 @@
+/**
+ * @collectionkit/client: a framework-free, fetch-based client for kit's
+ * collection HTTP API: lists with a filter builder, single records by the
+ * collection's fetch strategy, writes that invalidate a read cache by the
+ * spec's `references` rule, trees, the super-admin item route, audit event
+ * tracking with a health record, and the proxy helpers.
+ *
+ * @packageDocumentation
+ */
+export { KitClient, TeamClient, CollectionClient, SuperAdminClient } from './client'
+export type { KitClientOptions, RequestOptions, MutationListener, UpdateOptions } from './client'
+export { KitError, isKitError, errorFromResponse } from './errors'
+export { CollectionCache, collectionCacheKey, collectionCachePrefix } from './cache'
+export { FilterBuilder, filter } from './filter'
+export type { FilterObject, FilterOperator, FilterValue } from './filter'
+export { encodeListQuery } from './query'
+export { EventTracker, MemoryStorage, HEALTH_KEY } from './events'
+export type { EventHealth, EventTrackerOptions, HealthStorage, ErrorMode, TrackOptions } from './events'
+export { applyTransform, getProxiedEndpoint } from './proxy'
+export type { ProxyLogger } from './proxy'
+export type * from './types'
