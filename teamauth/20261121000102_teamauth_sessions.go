@@ -3,6 +3,7 @@ package teamauth
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -65,12 +66,37 @@ func createSessionsIn(ctx context.Context, db bun.IDB) error {
 			return fmt.Errorf("teamauth: create kit_sessions triggers: %w", err)
 		}
 	}
+	return createEmailKeyIn(ctx, db)
+}
+
+// createEmailKeyIn makes non-empty emails unique without regard to case,
+// so two users created at once cannot share the email that signs them in.
+// A database that already holds such a pair is refused with the emails to
+// fix, instead of an index error.
+func createEmailKeyIn(ctx context.Context, db bun.IDB) error {
+	var dups []string
+	if err := db.NewSelect().Table("kit_users").ColumnExpr("lower(email)").
+		Where("email <> ''").GroupExpr("lower(email)").Having("count(*) > 1").
+		OrderExpr("lower(email)").Limit(10).Scan(ctx, &dups); err != nil {
+		return fmt.Errorf("teamauth: look for duplicate emails: %w", err)
+	}
+	if len(dups) > 0 {
+		return fmt.Errorf("teamauth: several users share the email %s (compared without regard to case): "+
+			"give each user an email of their own, or clear the others, then start again", strings.Join(dups, ", "))
+	}
+	if _, err := db.ExecContext(ctx,
+		`CREATE UNIQUE INDEX IF NOT EXISTS kit_users_email_key ON kit_users (lower(email)) WHERE email <> ''`); err != nil {
+		return fmt.Errorf("teamauth: create index kit_users_email_key: %w", err)
+	}
 	return nil
 }
 
 // dropSessionsIn drops kit_sessions (and with it its triggers) and
-// kit_passwords.
+// kit_passwords, and the unique email index.
 func dropSessionsIn(ctx context.Context, db bun.IDB) error {
+	if _, err := db.ExecContext(ctx, `DROP INDEX IF EXISTS kit_users_email_key`); err != nil {
+		return fmt.Errorf("teamauth: drop index kit_users_email_key: %w", err)
+	}
 	for _, model := range []any{(*sessionRow)(nil), (*passwordRow)(nil)} {
 		if _, err := db.NewDropTable().Model(model).IfExists().Exec(ctx); err != nil {
 			return fmt.Errorf("teamauth: drop session tables: %w", err)

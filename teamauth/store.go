@@ -324,6 +324,13 @@ func (s *Store) CreateUser(ctx context.Context, u User) (*User, error) {
 	row := &userRow{ID: u.ID, Name: u.Name, Email: u.Email, Role: u.Role, Banned: u.Banned,
 		Image: u.Image, CreatedAt: u.CreatedAt.UTC()}
 	if _, err := s.db.NewInsert().Model(row).Exec(ctx); err != nil {
+		if u.Email != "" {
+			// Another user with this email committed between the check
+			// and the insert: kit_users_email_key refused it.
+			if _, qerr := s.UserByEmail(ctx, u.Email); qerr == nil {
+				return nil, ErrEmailTaken
+			}
+		}
 		return nil, fmt.Errorf("teamauth: create user: %w", err)
 	}
 	return row.user(), nil
