@@ -13,7 +13,7 @@ import (
 )
 
 // The collections the demo seeds, by registry key: those of
-// examples/schemas.
+// examples/schemas (embedded as demo/schemas).
 const (
 	demoCategories = "shopCategories"
 	demoProducts   = "shopProducts"
@@ -45,8 +45,8 @@ func seedDemo(ctx context.Context, k *kit.Kit) (*demoData, error) {
 	for _, key := range []string{demoCategories, demoProducts, demoPosts} {
 		c, ok := k.Collections().Get(key)
 		if !ok {
-			return nil, fmt.Errorf("the demo data fills the collections of %s (%s, %s, %s), and %s is not among the loaded schemas",
-				demoSchemas, demoCategories, demoProducts, demoPosts, key)
+			return nil, fmt.Errorf("the demo data fills the collections of examples/schemas (%s, %s, %s), and %s is not among the loaded schemas",
+				demoCategories, demoProducts, demoPosts, key)
 		}
 		apiPath[key] = c.APIPath()
 	}
@@ -159,9 +159,15 @@ func seedDemo(ctx context.Context, k *kit.Kit) (*demoData, error) {
 	return d, nil
 }
 
-// print writes the demo block: a token and a curl line per user. apiURL
-// is the base of the API ("http://127.0.0.1:8080/api").
-func (d *demoData) print(w io.Writer, apiURL, db string) {
+// demoEventsPath is the events list of team acme below the API prefix,
+// which the events add-on serves.
+const demoEventsPath = "/teams/acme/kit-events"
+
+// print writes the demo block: a token and a curl line per user, and,
+// when withEvents, a curl line for acme's audit events with the first
+// user's (Alice's) token. apiURL is the base of the API
+// ("http://127.0.0.1:8080/api").
+func (d *demoData) print(w io.Writer, apiURL, db string, withEvents bool) {
 	if d.reused {
 		fmt.Fprintf(w, "kit demo: reusing the demo data in %s\n", db)
 	} else {
@@ -172,6 +178,11 @@ func (d *demoData) print(w io.Writer, apiURL, db string) {
 		fmt.Fprintf(w, "\n  %s\n    token: %s\n    curl -s -H 'Authorization: Bearer %s' %s%s\n", l.who, l.token, l.token, apiURL, l.path)
 		fmt.Fprintf(w, "    login: curl -s -c cookies.txt -H 'Content-Type: application/json' -d '{\"email\":\"%s\",\"password\":\"%s\"}' %s/auth/login\n",
 			l.email, l.password, apiURL)
+	}
+	if withEvents && len(d.logins) > 0 {
+		l := d.logins[0]
+		fmt.Fprintf(w, "\nThe audit events of team acme, newest first, as %s:\n    curl -s -H 'Authorization: Bearer %s' %s%s\n",
+			strings.SplitN(l.who, ",", 2)[0], l.token, apiURL, demoEventsPath)
 	}
 	fmt.Fprintln(w)
 }

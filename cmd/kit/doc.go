@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo]
+//	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
 //	kit lint [DIR]
 //	kit team create --name NAME [--slug SLUG] [--db PATH]
 //	kit team list [--db PATH]
@@ -28,15 +28,16 @@
 //
 // # Trying it
 //
-// From the root of the repository:
+// From any directory:
 //
-//	go run ./cmd/kit serve --demo
+//	kit serve --demo
 //
 // seeds two teams (acme and globex), four users and a few records, prints
 // a fresh API token, a curl line and a sign-in line (a fresh password) for
-// each user, and serves
-// examples/schemas on http://127.0.0.1:8080/api until Ctrl-C. Running it
-// again reuses the data and prints new tokens and passwords.
+// each user and a curl line for acme's audit events, and serves the demo
+// schemas built into kit (a copy of examples/schemas) on
+// http://127.0.0.1:8080/api until Ctrl-C. Running it again reuses the data
+// and prints new tokens and passwords.
 //
 // # Serve
 //
@@ -49,7 +50,12 @@
 //	GET|PATCH|DELETE /api/teams/{team}/{apiPath}/{id}
 //	GET              /api/super-admin/{collection}/{id}
 //	GET              /api/kit/collections
+//	GET              /api/teams/{team}/kit-events
+//	POST             /api/teams/{team}/kit-collection-events
+//	GET              /api/kit-events/health
 //
+// The last three are the events add-on's (every change is recorded as an
+// audit event); --no-events leaves the add-on out, and they answer 404.
 // and GET /healthz, which answers {"status":"ok"}. Requests carry
 // "Authorization: Bearer TOKEN". SIGINT or SIGTERM stops it gracefully: it
 // waits up to 10 s for requests in flight, closes the database and exits

@@ -26,7 +26,7 @@ const (
 const usage = `kit serves collections defined in JSON schema files as a team-scoped HTTP API.
 
 Usage:
-  kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo]
+  kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
   kit lint [DIR]
   kit team create --name NAME [--slug SLUG] [--db PATH]
   kit team list [--db PATH]
@@ -46,8 +46,10 @@ Usage:
 
 Commands:
   serve          serve the schemas folder (default ./schemas) on http://127.0.0.1:8080/api
-                 until SIGINT or SIGTERM; --demo seeds demo teams, users and records and
-                 prints a token, a curl line and a sign-in line per user
+                 until SIGINT or SIGTERM, with the audit events add-on unless --no-events;
+                 --demo serves the built-in demo schemas, seeds demo teams, users and
+                 records, and prints a token, a curl line and a sign-in line per user
+                 and a curl line for the events list
   lint           check a schemas folder (default ./schemas); prints each finding as
                  "file: collection.field: message"; exit status 1 on any error
   team create    create a team; prints its id

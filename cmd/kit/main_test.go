@@ -41,8 +41,8 @@ func TestHelpForACommandPrintsItsFlags(t *testing.T) {
 		args  []string
 		flags []string
 	}{
-		{[]string{"help", "serve"}, []string{"-schemas", "-db", "-addr", "-prefix", "-demo"}},
-		{[]string{"serve", "-h"}, []string{"-schemas", "-db", "-addr", "-prefix", "-demo"}},
+		{[]string{"help", "serve"}, []string{"-schemas", "-db", "-addr", "-prefix", "-demo", "-no-events"}},
+		{[]string{"serve", "-h"}, []string{"-schemas", "-db", "-addr", "-prefix", "-demo", "-no-events"}},
 		{[]string{"help", "lint"}, []string{"kit lint [DIR]"}},
 		{[]string{"help", "team", "create"}, []string{"-name", "-slug", "-db"}},
 		{[]string{"help", "user", "create"}, []string{"-name", "-email", "-role", "-db"}},

@@ -20,8 +20,9 @@ import (
 )
 
 // TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks does what the
-// README tells a newcomer: build kit, run "kit serve --demo" from the
-// repository root, paste each printed curl line, press Ctrl-C.
+// README tells a newcomer: build kit, run "kit serve --demo" (from an
+// empty folder: the demo schemas are built in), paste each printed curl
+// line, the events list's too, press Ctrl-C.
 func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
 	t.Parallel()
 	goBin, err := exec.LookPath("go")
@@ -36,7 +37,7 @@ func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
 	bin := buildKit(t, goBin, root)
 
 	kit := exec.Command(bin, "serve", "--demo", "--addr", "127.0.0.1:0", "--db", filepath.Join(tmp, "kit.db"))
-	kit.Dir = root
+	kit.Dir = t.TempDir() // empty: nothing of the repository around
 	var stderr testkit.Buffer
 	stdout, stdoutWriter := io.Pipe()
 	kit.Stdout, kit.Stderr = stdoutWriter, &stderr
@@ -70,8 +71,11 @@ func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
 			requests = append(requests, req)
 		}
 	}
-	if len(requests) != 4 {
-		t.Fatalf("got %d curl lines, want 4 (Alice, Bob, Carol, Root); stdout before serving:\n%s", len(requests), strings.Join(printed, "\n"))
+	if len(requests) != 5 {
+		t.Fatalf("got %d curl lines, want 5 (Alice, Bob, Carol, Root, acme's events); stdout before serving:\n%s", len(requests), strings.Join(printed, "\n"))
+	}
+	if got := requests[4].url; got != apiURL+"/teams/acme/kit-events" {
+		t.Errorf("got last curl line for %s, want acme's events list %s/teams/acme/kit-events", got, apiURL)
 	}
 	for _, r := range requests {
 		if !strings.HasPrefix(r.url, apiURL+"/") {
@@ -108,8 +112,16 @@ func TestANewcomerCanRunTheDemoAndEveryPrintedCurlLineWorks(t *testing.T) {
 				}
 				return
 			}
-			if items, ok := body["items"].([]any); !ok || len(items) == 0 {
-				t.Errorf("got body %s, want a list with items", raw)
+			items, ok := body["items"].([]any)
+			if !ok || len(items) == 0 {
+				t.Fatalf("got body %s, want a list with items", raw)
+			}
+			if strings.HasSuffix(r.url, "/kit-events") {
+				// The seeded records were created with the add-on on.
+				first, _ := items[0].(map[string]any)
+				if first["operation"] != "create" || first["teamId"] == "" || first["collectionName"] == "" {
+					t.Errorf("got first event %v, want a create event of a demo record", first)
+				}
 			}
 		})
 	}

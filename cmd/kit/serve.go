@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -28,31 +31,42 @@ const (
 	shutdownTimeout   = 10 * time.Second
 )
 
-// demoSchemas is the schemas folder --demo uses when --schemas is not
-// given, relative to the working directory (the repository root).
-const demoSchemas = "examples/schemas"
+// demoSchemas names the schemas --demo serves when --schemas is not
+// given: a copy of the repository's examples/schemas, embedded in the
+// binary so that the demo runs from any directory.
+const demoSchemas = "the embedded demo schemas (examples/schemas)"
+
+// demoSchemaFiles holds the demo schemas under demo/schemas; a test keeps
+// them identical to examples/schemas.
+//
+//go:embed demo/schemas
+var demoSchemaFiles embed.FS
 
 type serveOptions struct {
-	schemas string
-	db      string
-	addr    string
-	prefix  string
-	demo    bool
+	schemas  string
+	db       string
+	addr     string
+	prefix   string
+	demo     bool
+	noEvents bool
 }
 
 // runServe implements "kit serve".
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o serveOptions
-	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo]",
+	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]",
 		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
-			"until SIGINT or SIGTERM, then shut down gracefully. --demo seeds two teams (acme, globex),\n"+
-			"four users and a few records (once per database), and prints a fresh API token and a\n"+
-			"ready-to-paste curl line for each user.")
-	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, "+demoSchemas+")")
+			"until SIGINT or SIGTERM, then shut down gracefully. The events add-on records every change\n"+
+			"and serves the audit endpoints (GET /teams/{team}/kit-events, ...) unless --no-events.\n"+
+			"--demo serves the demo schemas built into kit (unless --schemas is given), seeds two teams\n"+
+			"(acme, globex), four users and a few records (once per database), and prints a fresh API\n"+
+			"token and a ready-to-paste curl line for each user, and one for acme's events.")
+	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, the demo schemas built into kit)")
 	fl.StringVar(&o.db, "db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
 	fl.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
 	fl.StringVar(&o.prefix, "prefix", "/api", "URL `path` the API is served under")
 	fl.BoolVar(&o.demo, "demo", false, "seed demo data and print a token and a curl line per user")
+	fl.BoolVar(&o.noEvents, "no-events", false, "do not install the events add-on: no audit events, no event routes")
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -60,15 +74,24 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err != nil {
 		return fl.usageError(stderr, "%v", err)
 	}
-	dir, err := schemasFolder(o.schemas, o.demo)
+	dir, schemas, err := schemasFolder(o.schemas, o.demo)
 	if err != nil {
 		return fail(stderr, "serve", err)
 	}
 
 	logger := newLogger(stderr)
-	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: os.DirFS(dir), Prefix: prefix, Logger: logger})
+	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: schemas, Prefix: prefix, Logger: logger})
 	if err != nil {
 		return fail(stderr, "serve", startError(dir, err))
+	}
+	// The add-on goes in before the demo seeds its records, so that they
+	// have their events, and before the handler serves a request.
+	withEvents := !o.noEvents
+	if withEvents {
+		if _, err := events.Install(ctx, k, events.Config{}); err != nil {
+			closeKit()
+			return fail(stderr, "serve", err)
+		}
 	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -84,7 +107,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			closeKit()
 			return fail(stderr, "serve --demo", err)
 		}
-		demo.print(stdout, base+prefix, o.db)
+		demo.print(stdout, base+prefix, o.db, withEvents)
 	}
 
 	mux := http.NewServeMux()
@@ -142,26 +165,28 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return code
 }
 
-// schemasFolder picks the schemas folder: --schemas when given, else
-// examples/schemas with --demo, else ./schemas.
-func schemasFolder(flagValue string, demo bool) (string, error) {
-	cwd, _ := os.Getwd()
+// schemasFolder picks the schemas: the folder --schemas names when given,
+// else the embedded demo schemas with --demo, else ./schemas. name is
+// what messages call them.
+func schemasFolder(flagValue string, demo bool) (name string, schemas fs.FS, err error) {
 	switch {
 	case flagValue != "":
 		if !isDir(flagValue) {
-			return "", fmt.Errorf("--schemas %s: no such folder", flagValue)
+			return "", nil, fmt.Errorf("--schemas %s: no such folder", flagValue)
 		}
-		return flagValue, nil
+		return flagValue, os.DirFS(flagValue), nil
 	case demo:
-		if !isDir(demoSchemas) {
-			return "", fmt.Errorf("--demo uses the example schemas in %s, which is not in %s: run kit from the root of the kit repository, or pass --schemas DIR with a copy of that folder", demoSchemas, cwd)
+		sub, err := fs.Sub(demoSchemaFiles, "demo/schemas")
+		if err != nil {
+			return "", nil, err
 		}
-		return demoSchemas, nil
+		return demoSchemas, sub, nil
 	default:
 		if !isDir("schemas") {
-			return "", fmt.Errorf("no schemas folder in %s: create ./schemas with one JSON file per collection, or pass --schemas DIR (or try kit serve --demo from the kit repository root)", cwd)
+			cwd, _ := os.Getwd()
+			return "", nil, fmt.Errorf("no schemas folder in %s: create ./schemas with one JSON file per collection, or pass --schemas DIR (or try kit serve --demo)", cwd)
 		}
-		return "schemas", nil
+		return "schemas", os.DirFS("schemas"), nil
 	}
 }
 

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -137,10 +139,8 @@ func TestServeRefusesToStartWithAMessageThatSaysWhatToDo(t *testing.T) {
 		args   []string
 		stderr []string
 	}{
-		// go test runs in cmd/kit, which has neither ./schemas nor
-		// examples/schemas.
+		// go test runs in cmd/kit, which has no ./schemas.
 		{"no schemas folder", []string{"serve", "--db", db}, []string{"no schemas folder in", "pass --schemas DIR"}},
-		{"--demo away from the repository root", []string{"serve", "--demo", "--db", db}, []string{"examples/schemas", "pass --schemas DIR"}},
 		{"a missing --schemas folder", []string{"serve", "--schemas", "nowhere", "--db", db}, []string{"--schemas nowhere: no such folder"}},
 		{"a schema with errors", []string{"serve", "--schemas", broken, "--db", db}, []string{
 			"has 1 schema error (kit lint " + broken + " checks them):",
@@ -206,6 +206,122 @@ func TestBaseURLTurnsAnUnspecifiedHostIntoLoopback(t *testing.T) {
 	for _, tt := range tests {
 		if got := baseURL(tt.addr); got != tt.want {
 			t.Errorf("baseURL(%s): got %s, want %s", tt.addr, got, tt.want)
+		}
+	}
+}
+
+// startDemo runs "kit serve --demo" in-process with extra args on a fresh
+// database and returns the API URL and Alice's token (the first printed).
+func startDemo(t *testing.T, extra ...string) (apiURL, token string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	pr, pw := io.Pipe()
+	var stderr testkit.Buffer
+	done := make(chan int, 1)
+	args := append([]string{"serve", "--demo", "--db", filepath.Join(t.TempDir(), "kit.db"), "--addr", "127.0.0.1:0"}, extra...)
+	go func() {
+		done <- run(ctx, args, pw, &stderr)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if code := <-done; code != 0 {
+			t.Errorf("got exit status %d, want 0 (stderr %q)", code, stderr.String())
+		}
+	})
+	apiURL, printed := waitForServing(t, pr)
+	for _, line := range printed {
+		if tok, ok := strings.CutPrefix(strings.TrimSpace(line), "token: "); ok {
+			return apiURL, tok
+		}
+	}
+	t.Fatalf("got no token line; stdout:\n%s", strings.Join(printed, "\n"))
+	return "", ""
+}
+
+func TestServeRecordsEveryChangeAsAnAuditEventUnlessNoEvents(t *testing.T) {
+	t.Parallel()
+	t.Run("with events, a create through the API shows up in the team's events", func(t *testing.T) {
+		t.Parallel()
+		apiURL, token := startDemo(t)
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodPost, apiURL+"/teams/acme/shop-categories",
+			strings.NewReader(`{"title":"Audited"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var created map[string]any
+		json.NewDecoder(resp.Body).Decode(&created)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated || created["id"] == nil {
+			t.Fatalf("POST shop-categories: got %d %v, want 201 with the record", resp.StatusCode, created)
+		}
+
+		status, body := getJSON(t, apiURL+"/teams/acme/kit-events", token)
+		if status != http.StatusOK {
+			t.Fatalf("GET kit-events: got status %d (%v), want 200", status, body)
+		}
+		items, _ := body["items"].([]any)
+		if len(items) == 0 {
+			t.Fatalf("GET kit-events: got %v, want events", body)
+		}
+		newest, _ := items[0].(map[string]any)
+		if newest["itemId"] != created["id"] || newest["operation"] != "create" || newest["collectionName"] != "shopCategories" {
+			t.Errorf("got newest event %v, want the create of shopCategories %v", newest, created["id"])
+		}
+	})
+	t.Run("with --no-events, the events route answers 404", func(t *testing.T) {
+		t.Parallel()
+		apiURL, token := startDemo(t, "--no-events")
+		if status, body := getJSON(t, apiURL+"/teams/acme/kit-events", token); status != http.StatusNotFound {
+			t.Errorf("GET kit-events: got %d %v, want 404", status, body)
+		}
+		if status, _ := getJSON(t, apiURL+"/teams/acme/shop-products", token); status != http.StatusOK {
+			t.Errorf("GET shop-products: got %d, want 200 (the collections are served)", status)
+		}
+	})
+}
+
+func TestTheEmbeddedDemoSchemasAreACopyOfExamplesSchemas(t *testing.T) {
+	_, embedded, err := schemasFolder("", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	err = fs.WalkDir(os.DirFS(exampleSchemas), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(os.DirFS(exampleSchemas), p)
+		want[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	err = fs.WalkDir(embedded, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(embedded, p)
+		got[p] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("got %d embedded files, want the %d of examples/schemas (copy examples/schemas to cmd/kit/demo/schemas)", len(got), len(want))
+	}
+	for p, w := range want {
+		if got[p] != w {
+			t.Errorf("embedded %s differs from examples/schemas/%s: copy examples/schemas to cmd/kit/demo/schemas", p, p)
 		}
 	}
 }
