@@ -29,6 +29,7 @@ const (
 	writeTimeout      = 60 * time.Second
 	idleTimeout       = 2 * time.Minute
 	shutdownTimeout   = 10 * time.Second
+	retentionInterval = time.Hour // how often the events add-on applies its retention
 )
 
 // demoSchemas names the schemas --demo serves when --schemas is not
@@ -87,8 +88,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	// The add-on goes in before the demo seeds its records, so that they
 	// have their events, and before the handler serves a request.
 	withEvents := !o.noEvents
+	var tracker *events.Tracker
 	if withEvents {
-		if _, err := events.Install(ctx, k, events.Config{}); err != nil {
+		if tracker, err = events.Install(ctx, k, events.Config{}); err != nil {
 			closeKit()
 			return fail(stderr, "serve", err)
 		}
@@ -128,6 +130,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	// The events add-on's retention (90 days, 100,000 events) runs hourly,
+	// once per hour across instances sharing the database, and stops
+	// before the Kit closes.
+	stopRetention := func() {}
+	if tracker != nil {
+		retentionCtx, cancelRetention := context.WithCancel(ctx)
+		retained := tracker.StartRetention(retentionCtx, retentionInterval)
+		stopRetention = func() { cancelRetention(); <-retained }
+	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "kit: serving %s on %s%s\n", plural(k.Collections().Len(), "collection"), base, prefix)
@@ -139,6 +150,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	select {
 	case err := <-served:
 		// Serve never returns nil; before Shutdown, any return is a failure.
+		stopRetention()
 		closeKit()
 		return fail(stderr, "serve", err)
 	case <-ctx.Done():
@@ -155,6 +167,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "kit serve: %v\n", err)
 		code = exitFail
 	}
+	stopRetention()
 	if err := closeKit(); err != nil {
 		fmt.Fprintf(stderr, "kit serve: close: %v\n", err)
 		code = exitFail

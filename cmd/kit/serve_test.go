@@ -12,9 +12,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testkit"
 )
 
@@ -214,29 +216,41 @@ func TestBaseURLTurnsAnUnspecifiedHostIntoLoopback(t *testing.T) {
 // database and returns the API URL and Alice's token (the first printed).
 func startDemo(t *testing.T, extra ...string) (apiURL, token string) {
 	t.Helper()
+	apiURL, token, _ = startDemoOn(t, filepath.Join(t.TempDir(), "kit.db"), extra...)
+	return apiURL, token
+}
+
+// startDemoOn is startDemo on the database file db; stop ends the server
+// and waits for it (the test's cleanup does so too, once).
+func startDemoOn(t *testing.T, db string, extra ...string) (apiURL, token string, stop func()) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	pr, pw := io.Pipe()
 	var stderr testkit.Buffer
 	done := make(chan int, 1)
-	args := append([]string{"serve", "--demo", "--db", filepath.Join(t.TempDir(), "kit.db"), "--addr", "127.0.0.1:0"}, extra...)
+	args := append([]string{"serve", "--demo", "--db", db, "--addr", "127.0.0.1:0"}, extra...)
 	go func() {
 		done <- run(ctx, args, pw, &stderr)
 		pw.Close()
 	}()
-	t.Cleanup(func() {
-		cancel()
-		if code := <-done; code != 0 {
-			t.Errorf("got exit status %d, want 0 (stderr %q)", code, stderr.String())
-		}
-	})
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if code := <-done; code != 0 {
+				t.Errorf("got exit status %d, want 0 (stderr %q)", code, stderr.String())
+			}
+		})
+	}
+	t.Cleanup(stop)
 	apiURL, printed := waitForServing(t, pr)
 	for _, line := range printed {
 		if tok, ok := strings.CutPrefix(strings.TrimSpace(line), "token: "); ok {
-			return apiURL, tok
+			return apiURL, tok, stop
 		}
 	}
 	t.Fatalf("got no token line; stdout:\n%s", strings.Join(printed, "\n"))
-	return "", ""
+	return "", "", stop
 }
 
 func TestServeRecordsEveryChangeAsAnAuditEventUnlessNoEvents(t *testing.T) {
@@ -285,6 +299,63 @@ func TestServeRecordsEveryChangeAsAnAuditEventUnlessNoEvents(t *testing.T) {
 			t.Errorf("GET shop-products: got %d, want 200 (the collections are served)", status)
 		}
 	})
+}
+
+// TestServeAppliesTheEventRetention: kit serve runs the events add-on's
+// retention (90 days) when it starts and hourly after, so an audit event
+// older than that is deleted without anyone running kit events cleanup.
+func TestServeAppliesTheEventRetention(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "kit.db")
+	_, _, stop := startDemoOn(t, db)
+	stop()
+	// Age one of the demo's events past the retention, and forget the
+	// period the first server claimed, as an hour passing would.
+	bdb, err := store.OpenSQLite(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	if err := bdb.NewSelect().Table("kit_events").ColumnExpr("count(*)").Scan(t.Context(), &before); err != nil {
+		t.Fatal(err)
+	}
+	var aged string
+	if err := bdb.NewSelect().Table("kit_events").Column("id").Limit(1).Scan(t.Context(), &aged); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bdb.NewUpdate().Table("kit_events").Set("timestamp = ?", time.Now().AddDate(0, 0, -91).UTC()).
+		Where("id = ?", aged).Exec(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bdb.NewDelete().Table("kit_periodic").Where("1 = 1").Exec(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	bdb.Close()
+
+	_, _, stop = startDemoOn(t, db)
+	defer stop()
+	bdb, err = store.OpenSQLite(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bdb.Close()
+	// The retention runs on its own goroutine once the server is up:
+	// wait for it, for at most 10 s.
+	var left, agedLeft int
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if err := bdb.NewSelect().Table("kit_events").ColumnExpr("count(*)").Where("id = ?", aged).Scan(t.Context(), &agedLeft); err != nil {
+			t.Fatal(err)
+		}
+		if agedLeft == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if err := bdb.NewSelect().Table("kit_events").ColumnExpr("count(*)").Scan(t.Context(), &left); err != nil {
+		t.Fatal(err)
+	}
+	if agedLeft != 0 || left != before-1 {
+		t.Errorf("got %d events (the aged one %d times), want %d with the aged one deleted", left, agedLeft, before-1)
+	}
 }
 
 func TestTheEmbeddedDemoSchemasAreACopyOfExamplesSchemas(t *testing.T) {
