@@ -51,10 +51,24 @@ const (
 	// in the team. Answered with 409.
 	ConstraintUnique ConstraintKind = "unique"
 	// ConstraintReference: a reference field names no record of its
-	// target collection in the team, or a deleted record is still
-	// referenced. Answered with 400.
+	// target collection in the team. Answered with 400.
 	ConstraintReference ConstraintKind = "foreignKey"
+	// ConstraintReferenced: a record cannot be deleted while records of
+	// the team still reference it. Answered with 409; ReferencedBy names
+	// the referencing collections and counts.
+	ConstraintReferenced ConstraintKind = "referenced"
 )
+
+// Referrer counts the records of one collection that reference a record.
+type Referrer struct {
+	// Collection is the referencing collection's registry key.
+	Collection string `json:"collection"`
+	// Field is the reference field holding the record's id.
+	Field string `json:"field"`
+	// Count is the number of the team's records of Collection whose Field
+	// holds the record's id.
+	Count int `json:"count"`
+}
 
 // ConstraintError reports a write that breaks a unique or reference rule.
 // The storage layer classifies driver errors into it by their codes, never
@@ -69,22 +83,35 @@ type ConstraintError struct {
 	// Err is the driver error, when the database raised it (nil when the
 	// rule was checked before writing).
 	Err error
+	// ReferencedBy lists, for ConstraintReferenced, the collections whose
+	// records still reference the record (nil when the database refused
+	// the delete before they could be counted).
+	ReferencedBy []Referrer
 }
 
 // Error returns Message.
 func (e *ConstraintError) Error() string { return e.Message }
 
-// HTTPStatus is 409 for ConstraintUnique and 400 for ConstraintReference.
+// HTTPStatus is 409 for ConstraintUnique and ConstraintReferenced, and 400
+// for ConstraintReference.
 func (e *ConstraintError) HTTPStatus() int {
-	if e.Kind == ConstraintUnique {
+	if e.Kind == ConstraintUnique || e.Kind == ConstraintReferenced {
 		return 409
 	}
 	return 400
 }
 
 // ErrorData names the field and its message under "fields" (nil when no
-// field is known).
+// field is known); for ConstraintReferenced it is
+// {"referencedBy": [{"collection", "field", "count"}, ...]}.
 func (e *ConstraintError) ErrorData() any {
+	if e.Kind == ConstraintReferenced {
+		refs := e.ReferencedBy
+		if refs == nil {
+			refs = []Referrer{}
+		}
+		return map[string]any{"referencedBy": refs}
+	}
 	if e.Field == "" {
 		return nil
 	}

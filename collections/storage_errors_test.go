@@ -22,8 +22,15 @@ func TestConstraintErrorStatusAndData(t *testing.T) {
 			&collections.ConstraintError{Kind: collections.ConstraintUnique, Field: "sku", Message: "sku must be unique", Err: driver},
 			409, `{"fields":{"sku":"sku must be unique"}}`, true},
 		{"a broken reference without a field is a 400 without data",
-			&collections.ConstraintError{Kind: collections.ConstraintReference, Message: "still referenced"},
+			&collections.ConstraintError{Kind: collections.ConstraintReference, Message: "refers to no record"},
 			400, `null`, false},
+		{"a delete of a referenced record is a 409 naming the referencing collections and counts",
+			&collections.ConstraintError{Kind: collections.ConstraintReferenced, Message: "still referenced",
+				ReferencedBy: []collections.Referrer{{Collection: "shopProducts", Field: "categoryId", Count: 3}}},
+			409, `{"referencedBy":[{"collection":"shopProducts","field":"categoryId","count":3}]}`, false},
+		{"a referenced delete the database refused before counting still answers a list",
+			&collections.ConstraintError{Kind: collections.ConstraintReferenced, Message: "still referenced", Err: driver},
+			409, `{"referencedBy":[]}`, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -35,9 +35,10 @@ type ValidationError = collections.ValidationError
 // QueryError reports a bad list parameter, naming it (400).
 type QueryError = collections.QueryError
 
-// ConstraintError reports a unique violation (409, naming the field) or a
-// broken reference (400); its Kind is a [collections.ConstraintKind]
-// ([ConstraintUnique], [ConstraintReference]).
+// ConstraintError reports a unique violation (409, naming the field), a
+// broken reference (400) or a delete of a record still referenced (409,
+// naming the referencing collections and counts); its Kind is a [collections.ConstraintKind]
+// ([ConstraintUnique], [ConstraintReference], [ConstraintReferenced]).
 type ConstraintError = collections.ConstraintError
 
 // ConstraintKind says which rule a *ConstraintError broke.
@@ -47,9 +48,11 @@ type ConstraintKind = collections.ConstraintKind
 const (
 	// ConstraintUnique: a unique value is taken in the team (409).
 	ConstraintUnique = collections.ConstraintUnique
-	// ConstraintReference: a reference names no record of the team, or a
-	// deleted record is still referenced (400).
+	// ConstraintReference: a reference names no record of the team (400).
 	ConstraintReference = collections.ConstraintReference
+	// ConstraintReferenced: a deleted record is still referenced by the
+	// team's records (409); ReferencedBy names who and how many.
+	ConstraintReferenced = collections.ConstraintReferenced
 )
 
 // DriftError names the collection, field and types of a schema drift

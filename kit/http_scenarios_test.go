@@ -160,8 +160,8 @@ func TestCollectionEndpoints(t *testing.T) {
 		{name: "a member cannot delete another member's record", method: "DELETE", path: products + "/{maxProduct}", caller: "mia", status: 404, contains: []string{notFoundBody}},
 		{name: "an admin deletes any record of the team", method: "DELETE", path: products + "/{maxProduct}", caller: "adam", status: 204, hooks: 1, rows: 1},
 		{name: "an owner cannot delete another team's record", method: "DELETE", path: products + "/{ginaProduct}", caller: "alice", status: 404, contains: []string{notFoundBody}},
-		{name: "a referenced record cannot be deleted", method: "DELETE", path: "/api/teams/acme/shop-categories/{acmeCategory}", caller: "alice", status: 400,
-			contains: []string{"referenced"}},
+		{name: "a referenced record cannot be deleted and the answer names who references it", method: "DELETE", path: "/api/teams/acme/shop-categories/{acmeCategory}", caller: "alice", status: 409,
+			contains: []string{`"status":409`, "still referenced", `"data":{"referencedBy":[{"collection":"shopProducts","field":"categoryId","count":2}]}`}},
 		{name: "an anonymous caller cannot delete", method: "DELETE", path: products + "/{miaProduct}", status: 401},
 
 		// Super-admin.

@@ -251,8 +251,9 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 }
 
 // Delete removes record id. The same rules as Update apply; a record that
-// other records still refer to is a *ConstraintError (400). In a tree, a
-// record that has children is refused with ErrHasChildren (409): move or
+// other records still refer to is a *ConstraintError of Kind
+// ConstraintReferenced (409) naming the referencing collections and
+// counts, and nothing is deleted. In a tree, a record that has children is refused with ErrHasChildren (409): move or
 // delete the children first. In trees and sortable collections the
 // siblings after the record move up one place, so orders stay 0..n-1.
 func (r *Records) Delete(ctx context.Context, a Actor, id string) error {

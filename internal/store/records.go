@@ -170,13 +170,27 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 }
 
 // Delete removes record id of team teamID, or reports ErrNotFound.
+// A record that the team's records of other (or the same) collections
+// still reference is refused with a *ConstraintError of Kind
+// ConstraintReferenced naming them and their counts, before anything is
+// deleted.
 func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) error {
+	refs, err := s.referrers(ctx, db, c, teamID, id)
+	if err != nil {
+		return err
+	}
+	if len(refs) > 0 {
+		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
+	}
 	res, err := s.exec(ctx, db, deleteSQL(c), teamID, id)
 	if err != nil {
 		err = classify(fmt.Errorf("store: delete %s: %w", c.Table(), err))
 		var ce *ConstraintError
 		if errors.As(err, &ce) && ce.Kind == collections.ConstraintReference {
-			ce.Message = "the record is still referenced by other records; remove those references first"
+			// A reference written between the count and the delete: the
+			// foreign key still refuses it.
+			ce.Kind = collections.ConstraintReferenced
+			ce.Message = referencedMessage
 		}
 		return err
 	}
@@ -501,4 +515,38 @@ func deleteSQL(c *collections.Collection) string {
 
 func existsSQL(c *collections.Collection) string {
 	return "SELECT count(*) FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
+}
+
+const referencedMessage = "the record is still referenced by other records; remove those references first"
+
+// referrers counts, per reference field of the registry that points at c
+// with a foreign key, the team's records that hold id. It returns only the
+// non-zero counts, in registry order.
+func (s *Store) referrers(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) ([]collections.Referrer, error) {
+	if s.registry == nil {
+		return nil, nil
+	}
+	var refs []collections.Referrer
+	for _, rc := range s.registry().All() {
+		if rc.External() {
+			continue
+		}
+		for _, a := range rc.Attributes() {
+			if a.Field == nil || a.Field.RefTarget != c.Key() {
+				continue
+			}
+			if _, ok := s.refTable(rc, a); !ok {
+				continue
+			}
+			var n int
+			q := "SELECT count(*) FROM " + quote(rc.Table()) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + " = ?"
+			if err := s.queryRow(ctx, db, q, teamID, id).Scan(&n); err != nil {
+				return nil, fmt.Errorf("store: count references to %s: %w", c.Table(), err)
+			}
+			if n > 0 {
+				refs = append(refs, collections.Referrer{Collection: rc.Key(), Field: a.Name, Count: n})
+			}
+		}
+	}
+	return refs, nil
 }
