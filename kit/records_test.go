@@ -1078,8 +1078,11 @@ func TestRecordsReferences(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("Delete: got %v (%T), want *kit.ConstraintError", err, err)
 			}
-			if got := kit.StatusOf(err); got != 400 {
-				t.Errorf("status: got %d, want 400", got)
+			if got := kit.StatusOf(err); got != 409 {
+				t.Errorf("status: got %d, want 409", got)
+			}
+			if ce != nil && ce.Kind != kit.ConstraintReferenced {
+				t.Errorf("kind: got %q, want %q", ce.Kind, kit.ConstraintReferenced)
 			}
 			if got := countRows(t, k, categoriesTable); got != before {
 				t.Errorf("category rows: got %d, want %d", got, before)

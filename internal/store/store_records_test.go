@@ -194,13 +194,16 @@ func TestStoreRecordsOnEveryEngine(t *testing.T) {
 			}
 		})
 
-		t.Run("deleting a referenced record is a foreign key error", func(t *testing.T) {
+		t.Run("deleting a referenced record is refused naming the referencing collection", func(t *testing.T) {
 			cat := f.insert(t, f.cats, "t1", map[string]any{"name": "c"})
 			f.insert(t, f.products, "t1", map[string]any{"title": "ref", "categoryId": cat})
 			err := f.s.Delete(ctx, f.db, f.cats, "t1", cat)
 			var ce *store.ConstraintError
-			if !errors.As(err, &ce) || ce.Kind != "foreignKey" || ce.HTTPStatus() != 400 {
-				t.Fatalf("Delete: got %v, want a foreignKey ConstraintError (400)", err)
+			if !errors.As(err, &ce) || ce.Kind != collections.ConstraintReferenced || ce.HTTPStatus() != 409 {
+				t.Fatalf("Delete: got %v, want a referenced ConstraintError (409)", err)
+			}
+			if len(ce.ReferencedBy) != 1 || ce.ReferencedBy[0].Collection != f.products.Key() || ce.ReferencedBy[0].Field != "categoryId" || ce.ReferencedBy[0].Count != 1 {
+				t.Errorf("ReferencedBy: got %+v, want one referrer %s.categoryId with count 1", ce.ReferencedBy, f.products.Key())
 			}
 			if ok, _ := f.s.Exists(ctx, f.db, f.cats, "t1", cat); !ok {
 				t.Error("referenced record was deleted")
