@@ -44,6 +44,9 @@ func NormalizeValue(f *Field, v any) (any, error) {
 		}
 		return s, nil
 	case TypeNumber:
+		if !exactInteger(v) {
+			return nil, fmt.Errorf("must be an integer between -9007199254740992 and 9007199254740992 (2^53) to be stored exactly")
+		}
 		n, ok := toFloat(v)
 		if !ok {
 			return nil, fmt.Errorf("must be a number")
@@ -332,4 +335,33 @@ func splitDecimal(s string) (neg bool, intPart, frac string, ok bool) {
 		return false, "", "", false
 	}
 	return neg, intPart, frac, true
+}
+
+// maxExactInteger is 2^53: every integer of at most this magnitude has an
+// exact float64.
+const maxExactInteger = 1 << 53
+
+// exactInteger reports whether v, when it is an integer (a JSON literal
+// without fraction or exponent, or a Go integer), lies within ±2^53, so
+// storing it as a float64 keeps it exact. Other values report true: a
+// fraction is stored as the nearest float64, as the number type says.
+func exactInteger(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		lit := string(x)
+		if strings.ContainsAny(lit, ".eE") {
+			return true
+		}
+		n, err := strconv.ParseInt(lit, 10, 64)
+		return err == nil && n >= -maxExactInteger && n <= maxExactInteger
+	case int64:
+		return x >= -maxExactInteger && x <= maxExactInteger
+	case int:
+		return int64(x) >= -maxExactInteger && int64(x) <= maxExactInteger
+	case uint64:
+		return x <= maxExactInteger
+	case uint:
+		return uint64(x) <= maxExactInteger
+	}
+	return true
 }

@@ -267,3 +267,29 @@ func boolString(b bool) string {
 	}
 	return "false"
 }
+
+func TestNumbersAreStoredExactlyOrRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		ok   bool
+	}{
+		{"a JSON integer at 2^53 is exact", json.Number("9007199254740992"), true},
+		{"a JSON integer at -2^53 is exact", json.Number("-9007199254740992"), true},
+		{"a JSON integer past 2^53 is refused", json.Number("9007199254740993"), false},
+		{"a JSON integer past int64 is refused", json.Number("123456789012345678901234"), false},
+		{"a JSON fraction is stored as the nearest float64", json.Number("0.1"), true},
+		{"a JSON exponent is stored as the nearest float64", json.Number("1e300"), true},
+		{"a Go int64 past 2^53 from the record API is refused", int64(1<<53 + 1), false},
+		{"a Go uint64 past 2^53 from the record API is refused", uint64(1<<63), false},
+		{"a Go int within range is exact", 42, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := NormalizeValue(&Field{Name: "stock", Type: TypeNumber}, tc.in)
+			if got := err == nil; got != tc.ok {
+				t.Errorf("NormalizeValue(number, %v): got err %v, want ok %v", tc.in, err, tc.ok)
+			}
+		})
+	}
+}

@@ -40,6 +40,7 @@ func shopDefinitions() []collections.Definition {
 			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
 			{Name: "sku", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
 			{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
+			{Name: "stock", Type: collections.TypeNumber},
 			{Name: "categoryId", Type: collections.TypeString, RefTarget: "categories"},
 		}},
 		{Name: "notes", Layer: "app", Fields: []collections.Field{

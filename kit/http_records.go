@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/teamauth"
@@ -203,7 +204,80 @@ var (
 	errMalformedJSON    = &Error{Status: http.StatusBadRequest, Message: "malformed JSON body"}
 	errNotObject        = &Error{Status: http.StatusBadRequest, Message: "the body must be a JSON object"}
 	errEmptyBody        = &Error{Status: http.StatusBadRequest, Message: "the body is empty; send a JSON object"}
+	errInvalidUTF8      = &Error{Status: http.StatusBadRequest, Message: "the body is not valid UTF-8"}
+	errLoneSurrogate    = &Error{Status: http.StatusBadRequest, Message: "the body holds a \\u escape of a lone UTF-16 surrogate, which is no character"}
 )
+
+// checkJSONText refuses what encoding/json would silently turn into
+// U+FFFD: bytes that are not UTF-8, and \u escapes of a surrogate that is
+// not half of a high-low pair. Text is stored exactly as sent or not at
+// all.
+func checkJSONText(raw []byte) error {
+	if !utf8.Valid(raw) {
+		return errInvalidUTF8
+	}
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if !inString {
+			if c == '"' {
+				inString = true
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = false
+		case '\\':
+			if i+1 >= len(raw) {
+				return nil // malformed; the decoder says so
+			}
+			if raw[i+1] != 'u' {
+				i++
+				continue
+			}
+			r, ok := hex4(raw, i+2)
+			if !ok {
+				return nil // malformed; the decoder says so
+			}
+			switch {
+			case r >= 0xD800 && r <= 0xDBFF:
+				if i+11 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+					if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
+						i += 11
+						continue
+					}
+				}
+				return errLoneSurrogate
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return errLoneSurrogate
+			}
+			i += 5
+		}
+	}
+	return nil
+}
+
+// hex4 reads the four hex digits of a \u escape at raw[at:].
+func hex4(raw []byte, at int) (rune, bool) {
+	if at+4 > len(raw) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range raw[at : at+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
+}
 
 // readBody reads a JSON object body: Content-Type must be JSON (415), the
 // size at most Config.MaxBodyBytes (413), the syntax valid and the value
@@ -223,6 +297,9 @@ func (k *Kit) readBody(w http.ResponseWriter, r *http.Request) (map[string]any, 
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errEmptyBody
+	}
+	if err := checkJSONText(raw); err != nil {
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
