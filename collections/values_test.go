@@ -281,7 +281,7 @@ func TestNumbersAreStoredExactlyOrRefused(t *testing.T) {
 		{"a JSON fraction is stored as the nearest float64", json.Number("0.1"), true},
 		{"a JSON exponent is stored as the nearest float64", json.Number("1e300"), true},
 		{"a Go int64 past 2^53 from the record API is refused", int64(1<<53 + 1), false},
-		{"a Go uint64 past 2^53 from the record API is refused", uint64(1<<63), false},
+		{"a Go uint64 past 2^53 from the record API is refused", uint64(1 << 63), false},
 		{"a Go int within range is exact", 42, true},
 	}
 	for _, tc := range tests {
