@@ -253,6 +253,18 @@ func (a *Accounts) store() (*Store, error) {
 	return a.Store, nil
 }
 
+// callerAndStore authenticates r (401 and the other Authenticate errors
+// first) and returns the caller with the accounts store (ErrNotSupported
+// when none is configured): the preamble of the signed-in accounts routes.
+func (a *Accounts) callerAndStore(r *http.Request) (*User, *Store, error) {
+	u, err := a.Auth.Authenticate(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := a.store()
+	return u, s, err
+}
+
 // maxAccountsBody bounds the bodies of the accounts routes: they are small.
 const maxAccountsBody = 64 << 10
 

@@ -62,11 +62,7 @@ func (a *Accounts) getMe(w http.ResponseWriter, r *http.Request) error {
 
 // PATCH /me {name?, image?}: the caller as changed.
 func (a *Accounts) patchMe(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.Auth.Authenticate(r)
-	if err != nil {
-		return err
-	}
-	s, err := a.store()
+	u, s, err := a.callerAndStore(r)
 	if err != nil {
 		return err
 	}
@@ -94,11 +90,7 @@ func (a *Accounts) patchMe(w http.ResponseWriter, r *http.Request) error {
 
 // GET /me/tokens: the caller's tokens, revoked ones included.
 func (a *Accounts) listTokens(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.Auth.Authenticate(r)
-	if err != nil {
-		return err
-	}
-	s, err := a.store()
+	u, s, err := a.callerAndStore(r)
 	if err != nil {
 		return err
 	}
@@ -118,11 +110,7 @@ type createdToken struct {
 
 // POST /me/tokens {name}: 201 with the token, shown this once.
 func (a *Accounts) createToken(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.Auth.Authenticate(r)
-	if err != nil {
-		return err
-	}
-	s, err := a.store()
+	u, s, err := a.callerAndStore(r)
 	if err != nil {
 		return err
 	}
@@ -146,11 +134,7 @@ func (a *Accounts) createToken(w http.ResponseWriter, r *http.Request) error {
 // DELETE /me/tokens/{id}: 204; another user's token is 404, like a missing
 // one.
 func (a *Accounts) revokeToken(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.Auth.Authenticate(r)
-	if err != nil {
-		return err
-	}
-	s, err := a.store()
+	u, s, err := a.callerAndStore(r)
 	if err != nil {
 		return err
 	}

@@ -103,11 +103,7 @@ func (a *Accounts) logout(w http.ResponseWriter, r *http.Request) error {
 // rule. Every session of the user ends; a caller signed in with a cookie
 // gets a new session in its place.
 func (a *Accounts) changePassword(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.Auth.Authenticate(r)
-	if err != nil {
-		return err
-	}
-	s, err := a.store()
+	u, s, err := a.callerAndStore(r)
 	if err != nil {
 		return err
 	}

@@ -14,11 +14,7 @@ type teamBody struct {
 // POST /teams {name, slug?, description?, avatarUrl?, settings?}: 201 with
 // the team; the caller becomes its owner.
 func (a *Accounts) createTeam(w http.ResponseWriter, r *http.Request) error {
-	u, err := a.Auth.Authenticate(r)
-	if err != nil {
-		return err
-	}
-	s, err := a.store()
+	u, s, err := a.callerAndStore(r)
 	if err != nil {
 		return err
 	}
