@@ -91,10 +91,7 @@ func runUserCreate(ctx context.Context, args []string, stdout, stderr io.Writer)
 	email := fl.String("email", "", "user's `email`")
 	role := fl.String("role", "", "global `role`: empty, or admin for a super-admin")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "name"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "name"); !ok {
 		return code
 	}
 	if *role != "" && *role != teamauth.UserRoleAdmin {
@@ -156,10 +153,7 @@ func runMemberAdd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	user := fl.String("user", "", "user `id`")
 	role := fl.String("role", "", "team `role`: owner, admin or member")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "team", "user", "role"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "team", "user", "role"); !ok {
 		return code
 	}
 	if !teamauth.Role(*role).Valid() {
@@ -200,10 +194,7 @@ func runTokenCreate(ctx context.Context, args []string, stdout, stderr io.Writer
 	user := fl.String("user", "", "user `id`")
 	name := fl.String("name", "cli", "token `name`, to tell tokens apart")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "user"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "user"); !ok {
 		return code
 	}
 	return withAccounts(ctx, *dsn, "token create", stderr, func(accounts *teamauth.Store) error {

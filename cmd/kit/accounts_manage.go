@@ -24,10 +24,7 @@ func runTokenRevoke(ctx context.Context, args []string, stdout, stderr io.Writer
 			"GET /api/me/tokens). It is refused from the next request on.")
 	id := fl.String("id", "", "token `id`")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "id"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "id"); !ok {
 		return code
 	}
 	return withAccounts(ctx, *dsn, "token revoke", stderr, func(accounts *teamauth.Store) error {
@@ -58,10 +55,7 @@ func runMemberRemove(ctx context.Context, args []string, stdout, stderr io.Write
 	team := fl.String("team", "", "team `id or slug`")
 	user := fl.String("user", "", "user `id`")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "team", "user"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "team", "user"); !ok {
 		return code
 	}
 	return withAccounts(ctx, *dsn, "member remove", stderr, func(accounts *teamauth.Store) error {
@@ -84,10 +78,7 @@ func runMemberRole(ctx context.Context, args []string, stdout, stderr io.Writer)
 	user := fl.String("user", "", "user `id`")
 	role := fl.String("role", "", "team `role`: owner, admin or member")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "team", "user", "role"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "team", "user", "role"); !ok {
 		return code
 	}
 	if !teamauth.Role(*role).Valid() {
@@ -114,10 +105,7 @@ func runUserBan(ctx context.Context, banned bool, args []string, stdout, stderr 
 	fl := newCommandFlags(name, "--user ID [--db PATH]", summary)
 	user := fl.String("user", "", "user `id`")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "user"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "user"); !ok {
 		return code
 	}
 	return withAccounts(ctx, *dsn, name, stderr, func(accounts *teamauth.Store) error {
@@ -136,10 +124,7 @@ func runUserSessions(ctx context.Context, args []string, stdout, stderr io.Write
 				"End every sign-in session of a user; their API tokens keep working.")
 			user := fl.String("user", "", "user `id`")
 			dsn := fl.db()
-			if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-				return code
-			}
-			if code, ok := fl.require(stderr, "user"); !ok {
+			if code, ok := fl.parseRequired(args, stdout, stderr, "user"); !ok {
 				return code
 			}
 			return withAccounts(ctx, *dsn, "user sessions revoke", stderr, func(accounts *teamauth.Store) error {
@@ -167,10 +152,7 @@ func runUserPasswdFrom(ctx context.Context, args []string, stdin io.Reader, stdo
 			"sessions end; they sign in with POST /api/auth/login {email, password}.")
 	user := fl.String("user", "", "user `id`")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "user"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "user"); !ok {
 		return code
 	}
 	password, err := readPassword(stdin, stderr)
@@ -224,10 +206,7 @@ func runTeamRename(ctx context.Context, args []string, stdout, stderr io.Writer)
 	name := fl.String("name", "", "new `name`")
 	slug := fl.String("slug", "", "new `slug`")
 	dsn := fl.db()
-	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if code, ok := fl.require(stderr, "team"); !ok {
+	if code, ok := fl.parseRequired(args, stdout, stderr, "team"); !ok {
 		return code
 	}
 	if *name == "" && *slug == "" {

@@ -190,6 +190,15 @@ func (c *commandFlags) require(stderr io.Writer, flags ...string) (code int, ok 
 	return exitOK, true
 }
 
+// parseRequired parses args that take no positional arguments and then
+// requires the named flags to be non-empty: parse followed by require.
+func (c *commandFlags) parseRequired(args []string, stdout, stderr io.Writer, flags ...string) (code int, ok bool) {
+	if code, ok := c.parse(args, 0, stdout, stderr); !ok {
+		return code, false
+	}
+	return c.require(stderr, flags...)
+}
+
 // subcommand dispatches a command group such as "team create": args[0]
 // names the subcommand.
 func subcommand(group string, args []string, stdout, stderr io.Writer, subs map[string]func([]string) int) int {
