@@ -2,15 +2,11 @@ package external
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/proxytransform"
 )
-
-// transformFailedMessage starts the log message of every proxy transform
-// that fails for an item (spec: useCollectionProxy).
-const transformFailedMessage = "[useCollectionProxy] Transform failed for item"
 
 // ProxiedEndpoint returns the endpoint a collection's items come from:
 // cfg.Proxy.SourceEndpoint when the proxy is enabled (and names one), else
@@ -49,117 +45,14 @@ func applyTransform(ctx context.Context, logger *slog.Logger, collection string,
 	if p == nil || !p.Enabled || p.Transform == nil {
 		return data
 	}
-	t := transformer{ctx: ctx, logger: logger, collection: collection, fn: p.Transform, check: check}
-	switch v := data.(type) {
-	case []any:
-		out := make([]any, len(v))
-		for i, item := range v {
-			out[i] = t.apply(i, item)
+	t := proxytransform.Transformer{Logger: logger, Collection: collection, Fn: p.Transform, Check: func(out Item) error {
+		if err := checkItem(out); err != nil {
+			return err
 		}
-		return out
-	case []Item:
-		out := make([]Item, len(v))
-		for i, item := range v {
-			if m, ok := t.apply(i, item).(Item); ok {
-				out[i] = m
-			}
+		if check != nil {
+			return check(out)
 		}
-		return out
-	case Item:
-		if isListShape(v) {
-			out := make(Item, len(v))
-			for k, val := range v {
-				out[k] = val
-			}
-			out["items"] = applyTransform(ctx, logger, collection, v["items"], p, check)
-			return out
-		}
-		return t.apply(-1, v)
-	}
-	return data
-}
-
-// isListShape reports whether an object is a list answer ({"items": [...],
-// "pagination": ...}) rather than one item: it has an "items" array and no
-// "id".
-func isListShape(v Item) bool {
-	if _, hasID := v["id"]; hasID {
-		return false
-	}
-	switch v["items"].(type) {
-	case []any, []Item:
-		return true
-	}
-	return false
-}
-
-type transformer struct {
-	ctx        context.Context
-	logger     *slog.Logger
-	collection string
-	fn         func(Item) (Item, error)
-	check      func(Item) error
-}
-
-// apply transforms one item; index is its position in the array, -1 for a
-// single item. On failure it logs and returns the item unchanged.
-func (t transformer) apply(index int, item any) any {
-	m, ok := item.(Item)
-	if !ok {
-		t.fail(index, nil, fmt.Errorf("the item is %T, not an object", item))
-		return item
-	}
-	out, err := t.call(m)
-	if err == nil {
-		err = checkItem(out)
-	}
-	if err == nil && t.check != nil {
-		err = t.check(out)
-	}
-	if err != nil {
-		t.fail(index, m["id"], err)
-		return item
-	}
-	return out
-}
-
-// call runs the transform on a deep copy of item, turning a panic into an
-// error.
-func (t transformer) call(item Item) (out Item, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("transform panicked: %v", p)
-		}
-	}()
-	return t.fn(deepCopy(item).(Item))
-}
-
-func (t transformer) fail(index int, id any, err error) {
-	attrs := []any{slog.String("collection", t.collection), slog.Any("error", err)}
-	if index >= 0 {
-		attrs = append(attrs, slog.Int("index", index))
-	}
-	if id != nil {
-		attrs = append(attrs, slog.Any("id", id))
-	}
-	t.logger.WarnContext(t.ctx, transformFailedMessage, attrs...)
-}
-
-// deepCopy copies the objects and arrays of a decoded JSON value.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, val := range v {
-			out[k] = deepCopy(val)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, val := range v {
-			out[i] = deepCopy(val)
-		}
-		return out
-	}
-	return v
+		return nil
+	}}
+	return t.Apply(ctx, data)
 }

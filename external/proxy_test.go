@@ -134,7 +134,7 @@ func TestApplyTransform(t *testing.T) {
 			}
 			lines := 0
 			for _, line := range strings.Split(logs.String(), "\n") {
-				if strings.Contains(line, `msg="[useCollectionProxy] Transform failed for item"`) {
+				if strings.Contains(line, `msg="[useCollectionProxy] Transform failed for item `) {
 					lines++
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/proxytransform"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -213,7 +214,7 @@ func itemsOf(data any) []any {
 	case []any:
 		return v
 	case Item:
-		if isListShape(v) {
+		if proxytransform.IsList(v) {
 			return itemsOf(v["items"])
 		}
 		return []any{v}
