@@ -1,7 +1,10 @@
 package kit_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,4 +246,47 @@ func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
 	if got, want := res.header.Get("Allow"), "DELETE, GET, PATCH"; got != want {
 		t.Errorf("Allow: got %q, want %q", got, want)
 	}
+}
+
+func TestHTTPTextSortsAsPeopleReadIt(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		for i, title := range []string{"zebra", "Émile", "cherry", "Banana", "apple"} {
+			body := fmt.Sprintf(`{"title":%q,"sku":"S-%d"}`, title, i)
+			if r := w.do(t, "POST", products, "adam", "application/json", body); r.status != 201 {
+				t.Fatalf("create %s: got %d, want 201 (%s)", title, r.status, r.body)
+			}
+		}
+		filter := url.QueryEscape(`{"title":{"gte":"apple","lt":"mia"}}`)
+		cases := []struct {
+			name, query string
+			want        []string
+		}{
+			{"sort=title orders as people read (case and accents aside), and a text range agrees", "?sort=title&filter=" + filter,
+				[]string{"apple", "Banana", "cherry", "Émile", "max's product"}},
+			{"sort=-title is the reverse", "?sort=-title&filter=" + filter,
+				[]string{"max's product", "Émile", "cherry", "Banana", "apple"}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := w.do(t, "GET", products+c.query, "adam", "", "")
+				if r.status != 200 {
+					t.Fatalf("got %d, want 200 (%s)", r.status, r.body)
+				}
+				var list struct {
+					Items []struct {
+						Title string `json:"title"`
+					} `json:"items"`
+				}
+				decodeJSON(t, r.body, &list)
+				var got []string
+				for _, it := range list.Items {
+					got = append(got, it.Title)
+				}
+				if !slices.Equal(got, c.want) {
+					t.Errorf("got %q, want %q", got, c.want)
+				}
+			})
+		}
+	})
 }
