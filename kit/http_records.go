@@ -22,6 +22,7 @@ func (k *Kit) registerCoreRoutes() {
 	add := func(method, path string, h http.HandlerFunc) { k.router.add(k, method, k.cfg.Prefix+path, h) }
 	add(http.MethodGet, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveList))
 	add(http.MethodPost, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveCreate))
+	add(http.MethodDelete, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveDeleteMany))
 	add(http.MethodGet, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveGetOrTree))
 	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdateOrReorder))
 	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveDelete))
