@@ -253,7 +253,9 @@ func TestBulkDelete(t *testing.T) {
 		}{
 			{name: "several ids are deleted with one request", key: "appNotes"},
 			{name: "another team's record among them deletes none and is ErrNotFound", key: "appNotes", status: http.StatusNotFound, want: client.ErrNotFound,
-				bad: func(t *testing.T, s *server) string { return s.seed(t, "gina", "appNotes", map[string]any{"body": "globex"}) }},
+				bad: func(t *testing.T, s *server) string {
+					return s.seed(t, "gina", "appNotes", map[string]any{"body": "globex"})
+				}},
 			{name: "a missing record among them deletes none and is ErrNotFound", key: "appNotes", status: http.StatusNotFound, want: client.ErrNotFound,
 				bad: func(*testing.T, *server) string { return "00000000-0000-0000-0000-000000000000" }},
 			{name: "a referenced record among them deletes none and is ErrConflict", key: "shopCategories", status: http.StatusConflict, want: client.ErrConflict,
