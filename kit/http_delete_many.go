@@ -11,12 +11,22 @@ import (
 // them there is a 400 rather than a delete of something else than asked.
 var selectingParams = []string{"page", "pageSize", "limit", "search", "sort", "sortBy", "sortDirection", "filter"}
 
+// errBulkIfMatch answers a bulk delete sent with If-Match.
+var errBulkIfMatch = &Error{Status: http.StatusBadRequest, Data: map[string]any{"header": "If-Match"},
+	Message: "If-Match applies to one record: send DELETE .../{id} for a conditional delete"}
+
 // serveDeleteMany answers DELETE /teams/{team}/{apiPath}?ids=a,b: the
 // records named are deleted together or not at all (Records.DeleteMany),
 // 204. Without ids, with an empty entry, with more than Limits.MaxInValues
 // ids or with a list parameter, the answer is a 400 naming the parameter
-// and nothing is deleted.
+// and nothing is deleted; so is an If-Match header (400 naming it).
 func (k *Kit) serveDeleteMany(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	if r.Header.Get("If-Match") != "" {
+		// A precondition is about one record's version; ignoring it would
+		// make the client believe the delete was conditional.
+		k.WriteError(w, r, errBulkIfMatch)
+		return
+	}
 	q := r.URL.Query()
 	for _, p := range selectingParams {
 		if _, ok := q[p]; ok {

@@ -61,6 +61,8 @@ func TestBulkDeleteEndpoint(t *testing.T) {
 			status: 400, contains: []string{`"param":"filter"`, "does not apply to a delete"}},
 		{name: "a search on a bulk delete is a 400 naming it", method: "DELETE", path: products + "?search=mia", caller: "adam",
 			status: 400, contains: []string{`"param":"search"`}},
+		{name: "If-Match on a bulk delete is a 400 naming the header, not a precondition silently ignored", method: "DELETE", path: products + "?ids={miaProduct},{maxProduct}", caller: "adam",
+			header: []string{"If-Match", `"v1"`}, status: 400, contains: []string{`"data":{"header":"If-Match"}`, "DELETE .../{id}"}},
 		{name: "a member of another team cannot bulk delete", method: "DELETE", path: products + "?ids={miaProduct}", caller: "gina",
 			status: 403, notContains: []string{"MIA-1"}},
 		{name: "a banned member cannot bulk delete", method: "DELETE", path: products + "?ids={miaProduct}", caller: "ben", status: 403},
