@@ -198,6 +198,14 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 // written. An update that changes nothing (an empty body, or only values
 // equal to the stored ones) writes nothing and fires no hook.
 func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
+	return r.UpdateWith(ctx, a, id, data, WriteOptions{})
+}
+
+// UpdateWith is Update under the conditions of opts: with IfMatch, a
+// record whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing is written, even when data changes
+// nothing. The ETag of the answer is ETag(record).
+func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[string]any, opts WriteOptions) (Record, error) {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
@@ -216,6 +224,9 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 		}
 		if !a.canWrite(before) {
 			return ErrNotFound
+		}
+		if err := opts.check(before); err != nil {
+			return err
 		}
 		changes = dropUnchanged(before, changes)
 		if len(changes) == 0 {
@@ -257,13 +268,20 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 // delete the children first. In trees and sortable collections the
 // siblings after the record move up one place, so orders stay 0..n-1.
 func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
+	return r.DeleteWith(ctx, a, id, WriteOptions{})
+}
+
+// DeleteWith is Delete under the conditions of opts: with IfMatch, a
+// record whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing is deleted.
+func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts WriteOptions) error {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
 		return err
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
-	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() {
+	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() && opts.IfMatch == nil {
 		// Nothing needs the record's last state (no listener, no owner
 		// check, no siblings to move): one statement, which also tells
 		// whether the team had the record.
@@ -281,6 +299,9 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 		}
 		if !a.canWrite(before) {
 			return ErrNotFound
+		}
+		if err := opts.check(before); err != nil {
+			return err
 		}
 		if err := r.k.checkNoChildren(ctx, tx, c, a.TeamID, id); err != nil {
 			return err

@@ -201,6 +201,15 @@ func checkArrangeRole(c *collections.Collection, a Actor) error {
 // descendants is a *ValidationError (400). A move to where the record
 // already is writes nothing and fires no hook.
 func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string, order int) (Record, error) {
+	return r.MoveWith(ctx, a, id, parentID, order, WriteOptions{})
+}
+
+// MoveWith is Move under the conditions of opts: with IfMatch, a node
+// whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing moves, even a move to where it already is.
+// Only the moved node's tag is checked; its subtree and siblings move with
+// it as in Move (their tags change too).
+func (r *Records) MoveWith(ctx context.Context, a Actor, id string, parentID *string, order int, opts WriteOptions) (Record, error) {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
@@ -229,6 +238,9 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 		}
 		if c.ArrangeRole() == "" && !a.canWrite(node) {
 			return ErrNotFound
+		}
+		if err := opts.check(node); err != nil {
+			return err
 		}
 		oldParent := parentOf(c, node)
 		oldPath, ok := node[pathName].(string)
