@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -9,6 +10,9 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/apierror"
 )
 
@@ -82,6 +86,17 @@ type WriteOptions struct {
 	// record the actor may not see or change is still ErrNotFound (or
 	// 403) first. An empty, non-nil list matches nothing.
 	IfMatch []string
+}
+
+// read returns record id of the team inside the write transaction tx:
+// for a conditional write with the row locked against other writers until
+// tx ends (store.GetForUpdate), so that no write can come between the
+// check of its ETag and the change.
+func (o WriteOptions) read(ctx context.Context, k *Kit, tx bun.Tx, c *collections.Collection, teamID, id string) (Record, error) {
+	if o.IfMatch == nil {
+		return k.store.Get(ctx, tx, c, teamID, id)
+	}
+	return k.store.GetForUpdate(ctx, tx, c, teamID, id)
 }
 
 // check returns a *PreconditionError when o's IfMatch does not admit

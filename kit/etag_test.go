@@ -1,8 +1,12 @@
 package kit_test
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
@@ -178,4 +182,84 @@ func TestConditionalMove(t *testing.T) {
 			}
 		})
 	})
+}
+
+// TestConditionalUpdateWaitsForTheWriteItChecksAgainst holds one
+// conditional update inside its transaction (in a mutation listener) and
+// starts a second with the same ETag; once the second waits (PostgreSQL:
+// on the row lock; SQLite: in the write queue), the first commits. The
+// second must see the first's record and be refused: a check that read the
+// row without locking it would pass and overwrite the first's change.
+func TestConditionalUpdateWaitsForTheWriteItChecksAgainst(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		t.Parallel()
+		k := newKitOn(t, e, shopDefs()...)
+		inHook, release := make(chan struct{}), make(chan struct{})
+		k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
+			if m.Updates["title"] == "first" {
+				close(inHook)
+				<-release
+			}
+			return nil
+		})
+		recs := k.Records(productsKey)
+		rec := mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "Lamp"})
+		id, etag := rec["id"].(string), kit.ETag(rec)
+		cond := kit.WriteOptions{IfMatch: []string{etag}}
+
+		type result struct {
+			rec kit.Record
+			err error
+		}
+		first, second := make(chan result, 1), make(chan result, 1)
+		go func() {
+			r, err := recs.UpdateWith(context.Background(), aliceA, id, map[string]any{"title": "first"}, cond)
+			first <- result{r, err}
+		}()
+		<-inHook
+		go func() {
+			r, err := recs.UpdateWith(context.Background(), adminA, id, map[string]any{"title": "second"}, cond)
+			second <- result{r, err}
+		}()
+		waitUntil(t, "the second update waits for the first", func() bool {
+			if !isPostgres(k) {
+				return kit.QueuedWrites(k) > 0
+			}
+			var n int
+			err := k.DB().QueryRowContext(t.Context(), `SELECT count(*) FROM pg_stat_activity
+				WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND query LIKE '%' || ? || '%'`, id).Scan(&n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n > 0
+		})
+		close(release)
+		a, b := <-first, <-second
+		if a.err != nil {
+			t.Fatalf("first update: %v", a.err)
+		}
+		var pe *kit.PreconditionError
+		if !errors.As(b.err, &pe) {
+			t.Fatalf("second update: got %v (stored %v), want a *PreconditionError", b.err, b.rec)
+		}
+		if pe.ETag != kit.ETag(a.rec) || pe.Current["title"] != "first" {
+			t.Errorf("412: got ETag %s with title %v, want the first update's %s with title first", pe.ETag, pe.Current["title"], kit.ETag(a.rec))
+		}
+		if got := mustGet(t, k, productsKey, aliceA, id)["title"]; got != "first" {
+			t.Errorf("stored title: got %v, want first", got)
+		}
+	})
+}
+
+// waitUntil polls cond until it holds, failing t after a generous bound.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting until %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }

@@ -218,7 +218,7 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 	var result Record
 	var m *Mutation
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
-		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
@@ -293,7 +293,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
