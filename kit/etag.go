@@ -31,7 +31,7 @@ func ETag(rec Record) string {
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		// Records kit returns always encode (the HTTP API sends them);
-		// a value that does not must not match any tag.
+		// for anything else the tag is a digest of the failure.
 		raw = []byte(fmt.Sprintf("unencodable %T: %v", rec, err))
 	}
 	sum := sha256.Sum256(raw)
