@@ -43,6 +43,16 @@
 // operations the HTTP API uses, with the same validation, tenancy and
 // hooks.
 //
+// # Conditional writes
+//
+// Single-record answers carry an ETag ([ETag] of the record: a digest of
+// its stored state). PATCH, DELETE and move honour If-Match, and
+// [Records.UpdateWith], [Records.DeleteWith] and [Records.MoveWith] take
+// the same condition in [WriteOptions]: checked inside the write's
+// transaction, a record changed since is a [*PreconditionError]
+// ([ErrPrecondition], 412) with its current ETag and state, and nothing is
+// written.
+//
 // # Mutation hook
 //
 // Every create, update and delete emits the kit:mutation payload
