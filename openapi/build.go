@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -206,7 +207,7 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		s    Schema
 	}{
 		{record, c.RecordSchema()},
-		{input, c.InputSchema(false)},
+		{input, withoutDefaults(c.InputSchema(false))},
 		{query, qs},
 		{response, Schema{"type": "object", "properties": Schema{
 			"items":      Schema{"type": "array", "items": Ref(record)},
@@ -280,7 +281,7 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		Summary:     "Update a record of " + c.Name(),
 		Description: "A partial update: only the fields in the body change; {} changes nothing. Members change their own records, team admins and owners any.",
 		Parameters:  []*Parameter{team, id, ifMatch()},
-		RequestBody: JSONBody(c.InputSchema(true)),
+		RequestBody: JSONBody(withoutDefaults(c.InputSchema(true))),
 		Responses:   map[string]*Response{"200": recordAnswer("the stored record")},
 	}).AddErrors(400, 401, 403, 404, 409, 412, 413, 415, 500)})
 	ops = append(ops, routeOp{http.MethodDelete, item, (&Operation{
@@ -341,6 +342,27 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		Responses:   map[string]*Response{"200": JSONResponse("the record", Ref(record))},
 	}).AddErrors(401, 403, 404, 500)})
 	return addAll(d, ops)
+}
+
+// withoutDefaults moves each property's default of a body schema into its
+// description: the server applies a default when the field is absent, so
+// the field is optional, but generators such as openapi-typescript make a
+// property with a default required.
+func withoutDefaults(s Schema) Schema {
+	props, _ := s["properties"].(map[string]any)
+	for name, p := range props {
+		ps, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		if d, has := ps["default"]; has {
+			delete(ps, "default")
+			b, _ := json.Marshal(d)
+			ps["description"] = "default " + string(b) + ", applied when the field is absent"
+			props[name] = ps
+		}
+	}
+	return s
 }
 
 // routeOp is one operation to add.
