@@ -19,6 +19,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/external"
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/openapi"
@@ -40,6 +41,12 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixtureOn(t, testdb.EngineSQLite)
+}
+
+// newFixtureOn is newFixture on engine e.
+func newFixtureOn(t *testing.T, e testdb.Engine) *fixture {
+	t.Helper()
 	tasks := collections.Definition{Name: "tasks", Layer: "app", Config: &collections.Config{Sortable: &collections.Sortable{Enabled: true}},
 		Fields: []collections.Field{{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}}}}
 	people, err := external.DefineExternalCollection(external.Config{
@@ -53,6 +60,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	app := kittest.NewApp(t, kit.Config{
+		DB:          testdb.Open(t, e),
 		Schemas:     os.DirFS("../examples/schemas"),
 		Definitions: []collections.Definition{tasks, people.Definition()},
 		Collections: map[string]collections.Config{"shopCategories": {Hierarchy: &collections.Hierarchy{Enabled: true}}},
@@ -287,7 +295,11 @@ func TestDocumentDescribesTheAPI(t *testing.T) {
 }
 
 func TestAnswersFitTheDocument(t *testing.T) {
-	f := newFixture(t)
+	testdb.Each(t, testAnswersFitTheDocument)
+}
+
+func testAnswersFitTheDocument(t *testing.T, e testdb.Engine) {
+	f := newFixtureOn(t, e)
 	doc := f.document(t)
 	schemas := compileComponents(t, doc)
 	check := func(t *testing.T, schema string, status, wantStatus int, body []byte) {
@@ -362,7 +374,11 @@ var pendingRoutes = map[string]string{
 // server and checks that a route answers it: neither kit's "no such route"
 // 404 nor a 405.
 func TestEveryOperationIsServed(t *testing.T) {
-	f := newFixture(t)
+	testdb.Each(t, testEveryOperationIsServed)
+}
+
+func testEveryOperationIsServed(t *testing.T, e testdb.Engine) {
+	f := newFixtureOn(t, e)
 	doc := f.document(t)
 	_, body := f.do(t, "POST", "/api/teams/acme/app-tasks", f.owner, `{"title": "t"}`)
 	task := unmarshal(t, body).(map[string]any)["id"].(string)
