@@ -95,7 +95,7 @@ func TestGoldenFilesMatchTheGeneratorForEverySchemaSetAndLanguage(t *testing.T) 
 	}
 }
 
-func TestTheExamplesKittypesPackageIsTheGeneratorsOutput(t *testing.T) {
+func TestGoldenExamplesKittypesIsTheGeneratorsOutput(t *testing.T) {
 	// examples/kittypes/doc.go generates it with --schemas ../schemas.
 	got, err := typegen.Generate(load(t, "../examples/schemas"), typegen.LangGo, typegen.Options{Package: "kittypes", Source: "../schemas"})
 	if err != nil {

@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
-	"go/token"
 	"path/filepath"
 
 	"github.com/collectionkit/kit/collections"

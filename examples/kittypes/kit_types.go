@@ -89,10 +89,10 @@ type Post struct {
 	UpdatedBy string `json:"updatedBy"`
 }
 
-// PostInput is the body that creates a record of blogPosts (POST): the writable
-// fields. Required fields are values; a nil optional field is left out, so the
-// server applies its default (on create) or keeps the stored value (as a PATCH
-// body).
+// PostInput is the body that creates a record of blogPosts (POST): the
+// writable fields. Required fields are values; a nil optional field is left
+// out, so the server applies its default (on create) or keeps the stored
+// value (as a PATCH body).
 type PostInput struct {
 	// Label "Title".
 	Title string `json:"title"`
@@ -120,8 +120,8 @@ type PostQuery struct {
 	// Filter is kit's filter JSON: a field to a value (equality) or to
 	// operators ({"price": {"gte": "10"}}).
 	Filter map[string]any
-	// IDs asks for these records only; the answer is then an array of Post in the
-	// order asked, not a PostResponse.
+	// IDs asks for these records only; the answer is then an array of Post in
+	// the order asked, not a PostResponse.
 	IDs []string
 }
 
@@ -161,10 +161,10 @@ type Category struct {
 	UpdatedBy string `json:"updatedBy"`
 }
 
-// CategoryInput is the body that creates a record of shopCategories (POST): the
-// writable fields. Required fields are values; a nil optional field is left
-// out, so the server applies its default (on create) or keeps the stored value
-// (as a PATCH body).
+// CategoryInput is the body that creates a record of shopCategories (POST):
+// the writable fields. Required fields are values; a nil optional field is
+// left out, so the server applies its default (on create) or keeps the
+// stored value (as a PATCH body).
 type CategoryInput struct {
 	// Label "Title".
 	Title string `json:"title"`
@@ -172,9 +172,9 @@ type CategoryInput struct {
 	Description *string `json:"description,omitempty"`
 }
 
-// CategoryQuery is a list request for shopCategories: the query parameters of
-// GET /api/teams/{team}/shop-categories. The zero value asks for the default
-// page.
+// CategoryQuery is a list request for shopCategories: the query parameters
+// of GET /api/teams/{team}/shop-categories. The zero value asks for the
+// default page.
 type CategoryQuery struct {
 	// Page is 1-based; 0 leaves it to the server.
 	Page int
@@ -183,14 +183,14 @@ type CategoryQuery struct {
 	// Search is a case-insensitive substring of a string or text field.
 	Search string
 	// Sort names up to 4 of "id", "teamId", "owner", "title", "description",
-	// "createdAt", "updatedAt", "createdBy" or "updatedBy", each prefixed with "-"
-	// for descending.
+	// "createdAt", "updatedAt", "createdBy" or "updatedBy", each prefixed with
+	// "-" for descending.
 	Sort []string
 	// Filter is kit's filter JSON: a field to a value (equality) or to
 	// operators ({"price": {"gte": "10"}}).
 	Filter map[string]any
-	// IDs asks for these records only; the answer is then an array of Category in
-	// the order asked, not a CategoryResponse.
+	// IDs asks for these records only; the answer is then an array of Category
+	// in the order asked, not a CategoryResponse.
 	IDs []string
 }
 
@@ -207,7 +207,8 @@ type CategoryResponse struct {
 	Pagination Pagination `json:"pagination"`
 }
 
-// Product is a record of shopProducts (GET /api/teams/{team}/shop-products).
+// Product is a record of shopProducts (GET
+// /api/teams/{team}/shop-products).
 type Product struct {
 	// The record's id (a UUIDv7), set by the server.
 	ID string `json:"id"`
@@ -239,7 +240,7 @@ type Product struct {
 	Image *string `json:"image"`
 	// Label "Manual".
 	Manual *string `json:"manual"`
-	// Label "Category". The id of a shopCategories record of the same team.
+	// Label "Category". The id of a record of shopCategories in the same team.
 	CategoryID *string `json:"categoryId"`
 	// When the record was created.
 	CreatedAt time.Time `json:"createdAt"`
@@ -251,10 +252,10 @@ type Product struct {
 	UpdatedBy string `json:"updatedBy"`
 }
 
-// ProductInput is the body that creates a record of shopProducts (POST): the
-// writable fields. Required fields are values; a nil optional field is left
-// out, so the server applies its default (on create) or keeps the stored value
-// (as a PATCH body).
+// ProductInput is the body that creates a record of shopProducts (POST):
+// the writable fields. Required fields are values; a nil optional field is
+// left out, so the server applies its default (on create) or keeps the
+// stored value (as a PATCH body).
 type ProductInput struct {
 	// Label "Title".
 	Title string `json:"title"`
@@ -280,12 +281,13 @@ type ProductInput struct {
 	Image *string `json:"image,omitempty"`
 	// Label "Manual".
 	Manual *string `json:"manual,omitempty"`
-	// Label "Category". The id of a shopCategories record of the same team.
+	// Label "Category". The id of a record of shopCategories in the same team.
 	CategoryID *string `json:"categoryId,omitempty"`
 }
 
-// ProductQuery is a list request for shopProducts: the query parameters of GET
-// /api/teams/{team}/shop-products. The zero value asks for the default page.
+// ProductQuery is a list request for shopProducts: the query parameters of
+// GET /api/teams/{team}/shop-products. The zero value asks for the default
+// page.
 type ProductQuery struct {
 	// Page is 1-based; 0 leaves it to the server.
 	Page int
@@ -293,16 +295,16 @@ type ProductQuery struct {
 	PageSize int
 	// Search is a case-insensitive substring of a string or text field.
 	Search string
-	// Sort names up to 4 of "id", "teamId", "owner", "title", "sku", "description",
-	// "price", "stock", "isActive", "releasedAt", "image", "manual", "categoryId",
-	// "createdAt", "updatedAt", "createdBy" or "updatedBy", each prefixed with "-"
-	// for descending.
+	// Sort names up to 4 of "id", "teamId", "owner", "title", "sku",
+	// "description", "price", "stock", "isActive", "releasedAt", "image",
+	// "manual", "categoryId", "createdAt", "updatedAt", "createdBy" or
+	// "updatedBy", each prefixed with "-" for descending.
 	Sort []string
 	// Filter is kit's filter JSON: a field to a value (equality) or to
 	// operators ({"price": {"gte": "10"}}).
 	Filter map[string]any
-	// IDs asks for these records only; the answer is then an array of Product in
-	// the order asked, not a ProductResponse.
+	// IDs asks for these records only; the answer is then an array of Product
+	// in the order asked, not a ProductResponse.
 	IDs []string
 }
 
