@@ -16,29 +16,40 @@ import (
 // node_modules is missing, and skips with a message when node or npm is not
 // installed, or with -short.
 func TestWebPackages(t *testing.T) {
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: skipping the TypeScript tests of web/ (install Node.js 20+ to run them)", tool)
-		}
-	}
+	requireNode(t)
 	if testing.Short() {
 		t.Skip("-short: skipping the TypeScript tests of web/ (they build and start kit serve)")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-
-	if _, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err != nil {
-		t.Log("web/node_modules is missing: running npm ci")
-		if out, err := npm(ctx, "ci", "--no-audit", "--no-fund"); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
-	}
+	installDependencies(ctx, t)
 	start := time.Now()
 	out, err := npm(ctx, "test")
 	if err != nil {
 		t.Fatalf("npm test (vitest run in web/): %v\n%s", err, out)
 	}
 	t.Logf("npm test passed in %s\n%s", time.Since(start).Round(100*time.Millisecond), out)
+}
+
+// requireNode skips t, saying why, when node or npm is not installed.
+func requireNode(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: skipping the TypeScript tests of web/ (install Node.js 20+ to run them)", tool)
+		}
+	}
+}
+
+// installDependencies runs npm ci when node_modules is missing.
+func installDependencies(ctx context.Context, t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err != nil {
+		t.Log("web/node_modules is missing: running npm ci")
+		if out, err := npm(ctx, "ci", "--no-audit", "--no-fund"); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
 }
 
 // npm runs npm with args in this folder and returns its combined output.
