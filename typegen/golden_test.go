@@ -19,13 +19,14 @@ var update = flag.Bool("update", false, "rewrite the golden files (testdata/gold
 // required and optional, a tree, a sortable collection, a collection
 // without metadata, and two layers with a collection of one name).
 var schemaSets = []struct {
-	name string // the golden files' base name
-	dir  string // from this package
+	name   string // the golden files' base name
+	dir    string // from this package
+	source string // from the repository's root, for the header
 }{
-	{"examples-schemas", "../examples/schemas"},
-	{"examples-basic-schemas", "../examples/basic/schemas"},
-	{"cmd-kit-demo-schemas", "../cmd/kit/demo/schemas"},
-	{"testdata-schemas", "testdata/schemas"},
+	{"examples-schemas", "../examples/schemas", "examples/schemas"},
+	{"examples-basic-schemas", "../examples/basic/schemas", "examples/basic/schemas"},
+	{"cmd-kit-demo-schemas", "../cmd/kit/demo/schemas", "cmd/kit/demo/schemas"},
+	{"testdata-schemas", "testdata/schemas", "typegen/testdata/schemas"},
 }
 
 // goldenExt is each language's golden file extension.
@@ -85,7 +86,7 @@ func TestGoldenFilesMatchTheGeneratorForEverySchemaSetAndLanguage(t *testing.T) 
 		reg := load(t, set.dir)
 		for _, lang := range typegen.Langs() {
 			t.Run(set.name+" in "+string(lang), func(t *testing.T) {
-				got, err := typegen.Generate(reg, lang, typegen.Options{Source: filepath.ToSlash(filepath.Clean(set.dir))})
+				got, err := typegen.Generate(reg, lang, typegen.Options{Source: set.source})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -102,4 +103,14 @@ func TestGoldenExamplesKittypesIsTheGeneratorsOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "../examples/kittypes/kit_types.go", got)
+}
+
+func TestGoldenWebVueTestModuleIsTheGeneratorsOutput(t *testing.T) {
+	// web/vue/test/generated.test.ts runs these composables against a
+	// real kit server.
+	got, err := typegen.Generate(load(t, "../examples/schemas"), typegen.LangVue, typegen.Options{Source: "examples/schemas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "../web/vue/test/generated/kit.ts", got)
 }
