@@ -30,16 +30,28 @@
 // # Tenancy
 //
 // Every record belongs to a team; the team comes from the route (or the
-// [Actor]), never from a body, query or header. A record of another team,
-// or one the caller may not change, answers exactly like a missing one:
-// [ErrNotFound], HTTP 404. Members update and delete their own records;
-// team admins and owners any record of the team.
+// [Actor]), never from a body, query or header. A record of another team
+// answers exactly like a missing one: [ErrNotFound], HTTP 404. Members
+// update, delete and move their own records; team admins and owners any
+// record of the team. A member who changes another member's record, which
+// they can read in the team's list, gets a 403 matching [ErrForbidden].
+// [Records.CanChange] asks the same question without changing anything.
 //
 // # Record API
 //
 // [Kit.Records] gives Go code the list, get, create, update and delete
 // operations the HTTP API uses, with the same validation, tenancy and
 // hooks.
+//
+// # Conditional writes
+//
+// Single-record answers carry an ETag ([ETag] of the record: a digest of
+// its stored state). PATCH, DELETE and move honour If-Match, and
+// [Records.UpdateWith], [Records.DeleteWith] and [Records.MoveWith] take
+// the same condition in [WriteOptions]: checked inside the write's
+// transaction, a record changed since is a [*PreconditionError]
+// ([ErrPrecondition], 412) with its current ETag and state, and nothing is
+// written.
 //
 // # Mutation hook
 //

@@ -22,6 +22,7 @@ func (k *Kit) registerCoreRoutes() {
 	add := func(method, path string, h http.HandlerFunc) { k.router.add(k, method, k.cfg.Prefix+path, h) }
 	add(http.MethodGet, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveList))
 	add(http.MethodPost, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveCreate))
+	add(http.MethodDelete, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveDeleteMany))
 	add(http.MethodGet, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveGetOrTree))
 	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdateOrReorder))
 	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveDelete))
@@ -69,17 +70,18 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 	q := r.URL.Query()
 	recs := k.Records(call.c.Key())
 	if _, hasIDs := q["ids"]; hasIDs {
-		// The query fetch strategy: ?ids=a,b answers a JSON array in the
-		// order asked, leaving out ids that are not the team's.
-		ids, err := collections.ParseIDs(q.Get("ids"), k.limits.MaxInValues)
+		// The query fetch strategy: ?ids=a,b answers a JSON array,
+		// leaving out ids that are not the team's; filter, search and
+		// sort apply to the records named (Records.ListIDs).
+		items, err := recs.ListIDs(r.Context(), call.actor, q)
 		if err != nil {
 			k.WriteError(w, r, err)
 			return
 		}
-		items, err := recs.GetMany(r.Context(), call.actor, ids)
-		if err != nil {
-			k.WriteError(w, r, err)
-			return
+		if len(items) == 1 && !strings.Contains(q.Get("ids"), ",") {
+			// The query strategy's single-item fetch: the record's ETag,
+			// for a conditional PATCH or DELETE of /{id}.
+			w.Header().Set("ETag", ETag(items[0]))
 		}
 		WriteJSON(w, http.StatusOK, items)
 		return
@@ -104,7 +106,7 @@ func (k *Kit) serveCreate(w http.ResponseWriter, r *http.Request, call collectio
 		return
 	}
 	w.Header().Set("Location", r.URL.Path+"/"+rec["id"].(string))
-	WriteJSON(w, http.StatusCreated, rec)
+	writeRecord(w, http.StatusCreated, rec)
 }
 
 // errWrongStrategy answers GET /{id} on a collection fetched with ?ids=.
@@ -120,26 +122,36 @@ func (k *Kit) serveGet(w http.ResponseWriter, r *http.Request, call collectionCa
 		k.WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
+	writeRecord(w, http.StatusOK, rec)
 }
 
 func (k *Kit) serveUpdate(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	opts, err := ifMatchOf(r)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
 	body, err := k.readBody(w, r)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
 	}
-	rec, err := k.Records(call.c.Key()).Update(r.Context(), call.actor, r.PathValue("id"), body)
+	rec, err := k.Records(call.c.Key()).UpdateWith(r.Context(), call.actor, r.PathValue("id"), body, opts)
+	if err != nil {
+		k.writeWriteError(w, r, err)
+		return
+	}
+	writeRecord(w, http.StatusOK, rec)
+}
+
+func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	opts, err := ifMatchOf(r)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
-}
-
-func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectionCall) {
-	if err := k.Records(call.c.Key()).Delete(r.Context(), call.actor, r.PathValue("id")); err != nil {
-		k.WriteError(w, r, err)
+	if err := k.Records(call.c.Key()).DeleteWith(r.Context(), call.actor, r.PathValue("id"), opts); err != nil {
+		k.writeWriteError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -171,7 +183,7 @@ func (k *Kit) serveSuperAdminGet(w http.ResponseWriter, r *http.Request) {
 		k.WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
+	writeRecord(w, http.StatusOK, rec)
 }
 
 // serveCollections answers the registered configs in the kitCollections

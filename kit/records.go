@@ -49,6 +49,28 @@ func (a Actor) canWrite(rec Record) bool {
 	return owner == a.UserID
 }
 
+// mayChange returns nil when the actor may op rec (see canWrite), else a
+// 403 error matching ErrForbidden. Call it only with a record of the
+// actor's team: the actor can read it, so refusing it reveals nothing.
+func (a Actor) mayChange(op Operation, rec Record) error {
+	if a.canWrite(rec) {
+		return nil
+	}
+	return errMayNot(op)
+}
+
+// errMayNot is the 403 a member gets for op on another member's record.
+func errMayNot(op Operation) error {
+	msg := fmt.Sprintf("a member may %s only the records they own; team admins and owners may %s any", op, op)
+	switch op {
+	case OpCreate:
+		msg = "only the record's owner, or a team admin or owner, may account for its creation"
+	case OpReorder:
+		msg = "a member may reorder only when every record that changes place is theirs"
+	}
+	return &Error{Status: 403, Message: msg, Err: ErrForbidden}
+}
+
 // Records is the Go record API of one collection: the same validation,
 // tenancy rules and mutation hooks as the HTTP API.
 type Records struct {
@@ -193,11 +215,20 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 }
 
 // Update applies a partial update to record id and returns the stored
-// record. A member may update only records they own; otherwise, and for
-// records of other teams, the answer is ErrNotFound and nothing is
-// written. An update that changes nothing (an empty body, or only values
+// record. A record of another team, or none, is ErrNotFound (404). A
+// member may update only records they own: another member's record of
+// the team is a 403 error matching ErrForbidden. Nothing is written in
+// either case. An update that changes nothing (an empty body, or only values
 // equal to the stored ones) writes nothing and fires no hook.
 func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
+	return r.UpdateWith(ctx, a, id, data, WriteOptions{})
+}
+
+// UpdateWith is Update under the conditions of opts: with IfMatch, a
+// record whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing is written, even when data changes
+// nothing. The ETag of the answer is ETag(record).
+func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[string]any, opts WriteOptions) (Record, error) {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
@@ -210,12 +241,15 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 	var result Record
 	var m *Mutation
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
-		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
-		if !a.canWrite(before) {
-			return ErrNotFound
+		if err := a.mayChange(OpUpdate, before); err != nil {
+			return err
+		}
+		if err := opts.check(before); err != nil {
+			return err
 		}
 		changes = dropUnchanged(before, changes)
 		if len(changes) == 0 {
@@ -257,13 +291,20 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 // delete the children first. In trees and sortable collections the
 // siblings after the record move up one place, so orders stay 0..n-1.
 func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
+	return r.DeleteWith(ctx, a, id, WriteOptions{})
+}
+
+// DeleteWith is Delete under the conditions of opts: with IfMatch, a
+// record whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing is deleted.
+func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts WriteOptions) error {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
 		return err
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
-	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() {
+	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() && opts.IfMatch == nil {
 		// Nothing needs the record's last state (no listener, no owner
 		// check, no siblings to move): one statement, which also tells
 		// whether the team had the record.
@@ -275,12 +316,15 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
-		if !a.canWrite(before) {
-			return ErrNotFound
+		if err := a.mayChange(OpDelete, before); err != nil {
+			return err
+		}
+		if err := opts.check(before); err != nil {
+			return err
 		}
 		if err := r.k.checkNoChildren(ctx, tx, c, a.TeamID, id); err != nil {
 			return err
