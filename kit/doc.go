@@ -76,6 +76,14 @@
 // error shape and (for team routes) membership check; [Kit.Auth] gives the
 // team helpers and guards; [SetResponseHeader] lets a mutation listener
 // tell the caller something; [Kit.Migrate] runs an add-on's bun/migrate
-// migrations in kit's migration tables. The events and external packages
+// migrations in kit's migration tables; [Kit.DescribeAPI] describes the
+// added routes in the OpenAPI document. The events and external packages
 // are built on these alone.
+//
+// # OpenAPI
+//
+// [Kit.OpenAPI] returns the OpenAPI 3.1 document of the API as it is now
+// (package openapi builds it from the registry; add-ons add their routes),
+// and the handler serves it at GET {prefix}/kit/openapi.json to
+// authenticated callers.
 package kit

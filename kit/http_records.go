@@ -30,6 +30,7 @@ func (k *Kit) registerCoreRoutes() {
 	add(http.MethodGet, "/super-admin/{collection}/{id}", k.serveSuperAdminGet)
 	add(http.MethodGet, "/kit/collections", k.serveCollections)
 	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)
+	add(http.MethodGet, "/kit/openapi.json", k.serveOpenAPI)
 	k.registerAccountRoutes(add)
 }
 

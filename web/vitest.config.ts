@@ -10,7 +10,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['client/test/**/*.test.ts', 'vue/test/**/*.test.ts'],
+    include: ['client/test/**/*.test.ts', 'vue/test/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['./test/kit-server.ts'],
     testTimeout: 15_000,

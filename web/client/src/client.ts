@@ -387,7 +387,7 @@ export class CollectionClient<T extends KitRecord = KitRecord> {
 
   /**
    * delete removes records: one id -> `DELETE /{id}`; several ->
-   * `DELETE ?ids=a,b`, all or nothing (at most 100 ids). `ifMatch` is for
+   * `DELETE ?ids=a,b` all or nothing (at most 100 ids). `ifMatch` is for
    * one id only (the bulk endpoint has no ETags): with several it rejects
    * with a TypeError before sending anything.
    */
