@@ -35,8 +35,8 @@ func TestHandlerServesTheBuild(t *testing.T) {
 
 	index := `<html><head><base href="%BASE%" /><meta name="kit-api-prefix" content="/v1/api" /><script src="./assets/app-abc123.js"></script></head></html>`
 	for _, c := range []struct {
-		name, method, path       string
-		status                   int
+		name, method, path        string
+		status                    int
 		ctype, cache, body, allow string
 	}{
 		{"the mount point answers index.html with its base", "GET", "/admin/", 200, "text/html; charset=utf-8", "no-cache", strings.ReplaceAll(index, "%BASE%", "/admin/"), ""},

@@ -7,4 +7,6 @@ import (
 
 // NewHandlerForTest serves the build in files (a folder "dist") for the
 // API prefix, as Handler serves the embedded one.
-func NewHandlerForTest(files fs.FS, apiPrefix string) http.Handler { return newHandler(files, apiPrefix) }
+func NewHandlerForTest(files fs.FS, apiPrefix string) http.Handler {
+	return newHandler(files, apiPrefix)
+}
