@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -173,25 +172,14 @@ func (t *Tracker) serveTrack(w http.ResponseWriter, r *http.Request, acc *teamau
 	kit.WriteJSON(w, status, map[string]any{"items": evs})
 }
 
-// readTrackOptions reads a JSON body of tracking options: JSON (415), at
-// most limit bytes (413; kit's Config.MaxBodyBytes), one object with known
-// keys of the right types (400).
+// readTrackOptions reads a JSON body of tracking options (kit.ReadJSONBody:
+// JSON (415), at most limit bytes (413; kit's Config.MaxBodyBytes), UTF-8
+// text (400)), one object with known keys of the right types (400).
 func readTrackOptions(w http.ResponseWriter, r *http.Request, limit int64) (TrackOptions, error) {
 	var o TrackOptions
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		return o, &kit.Error{Status: http.StatusUnsupportedMediaType, Message: "the body must be JSON (Content-Type: application/json)"}
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	raw, err := kit.ReadJSONBody(w, r, limit)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return o, &kit.Error{Status: http.StatusRequestEntityTooLarge, Message: "the body is larger than the limit", Data: map[string]any{"limit": mbe.Limit}}
-		}
-		return o, &kit.Error{Status: http.StatusBadRequest, Message: "cannot read the body", Err: err}
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return o, &kit.Error{Status: http.StatusBadRequest, Message: "the body is empty; send a JSON object"}
+		return o, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -279,15 +279,19 @@ func hex4(raw []byte, at int) (rune, bool) {
 	return r, true
 }
 
-// readBody reads a JSON object body: Content-Type must be JSON (415), the
-// size at most Config.MaxBodyBytes (413), the syntax valid and the value
-// one object (400). Numbers stay exact (json.Number) for decimals.
-func (k *Kit) readBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+// ReadJSONBody reads a request body that must be JSON, for handlers built
+// on kit (add-ons, host routes), with the answers kit's own routes give: a
+// Content-Type that is not JSON is a 415, a body over limit bytes a 413
+// (data.limit), and an empty body, bytes that are not UTF-8 or a \u
+// escape of a lone UTF-16 surrogate a 400 (encoding/json would turn those
+// into U+FFFD), each as an *Error for WriteError. It returns the raw bytes
+// for the caller to decode; their syntax is not checked.
+func ReadJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
 		return nil, errUnsupportedMedia
 	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, k.cfg.MaxBodyBytes))
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -299,6 +303,17 @@ func (k *Kit) readBody(w http.ResponseWriter, r *http.Request) (map[string]any, 
 		return nil, errEmptyBody
 	}
 	if err := checkJSONText(raw); err != nil {
+		return nil, err
+	}
+	return raw, nil
+}
+
+// readBody reads a JSON object body (see ReadJSONBody; at most
+// Config.MaxBodyBytes): the syntax valid and the value one object (400).
+// Numbers stay exact (json.Number) for decimals.
+func (k *Kit) readBody(w http.ResponseWriter, r *http.Request) (map[string]any, error) {
+	raw, err := ReadJSONBody(w, r, k.cfg.MaxBodyBytes)
+	if err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))

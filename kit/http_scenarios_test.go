@@ -1,7 +1,10 @@
 package kit_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -227,6 +230,10 @@ func TestBadInputs(t *testing.T) {
 			contains: []string{`"status":404`, `"message":"no such route"`}},
 		{name: "a bad filter is a 400 naming the parameter", method: "GET", path: products + "?filter=%7Bnope", caller: "mia", status: 400,
 			contains: []string{`"param":"filter"`}},
+		{name: "an integer beyond 2^53 in a filter is a 400 naming the parameter, not a rounded match", method: "GET", path: products + "?filter=%7B%22stock%22%3A%7B%22eq%22%3A9007199254740993%7D%7D", caller: "mia", status: 400,
+			contains: []string{`"param":"filter"`, "2^53"}},
+		{name: "invalid UTF-8 in a filter value is a 400 naming the parameter", method: "GET", path: products + "?filter=%7B%22title%22%3A%22a%FFb%22%7D", caller: "mia", status: 400,
+			contains: []string{`"param":"filter"`}},
 		{name: "a bad page is a 400 naming the parameter", method: "GET", path: products + "?page=0", caller: "mia", status: 400,
 			contains: []string{`"param":"page"`}},
 		{name: "a bad sort is a 400 naming the parameter", method: "GET", path: products + "?sort=nope", caller: "mia", status: 400,
@@ -243,4 +250,47 @@ func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
 	if got, want := res.header.Get("Allow"), "DELETE, GET, PATCH"; got != want {
 		t.Errorf("Allow: got %q, want %q", got, want)
 	}
+}
+
+func TestHTTPTextSortsAsPeopleReadIt(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		for i, title := range []string{"zebra", "Émile", "cherry", "Banana", "apple"} {
+			body := fmt.Sprintf(`{"title":%q,"sku":"S-%d"}`, title, i)
+			if r := w.do(t, "POST", products, "adam", "application/json", body); r.status != 201 {
+				t.Fatalf("create %s: got %d, want 201 (%s)", title, r.status, r.body)
+			}
+		}
+		filter := url.QueryEscape(`{"title":{"gte":"apple","lt":"mia"}}`)
+		cases := []struct {
+			name, query string
+			want        []string
+		}{
+			{"sort=title orders as people read (case and accents aside), and a text range agrees", "?sort=title&filter=" + filter,
+				[]string{"apple", "Banana", "cherry", "Émile", "max's product"}},
+			{"sort=-title is the reverse", "?sort=-title&filter=" + filter,
+				[]string{"max's product", "Émile", "cherry", "Banana", "apple"}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := w.do(t, "GET", products+c.query, "adam", "", "")
+				if r.status != 200 {
+					t.Fatalf("got %d, want 200 (%s)", r.status, r.body)
+				}
+				var list struct {
+					Items []struct {
+						Title string `json:"title"`
+					} `json:"items"`
+				}
+				decodeJSON(t, r.body, &list)
+				var got []string
+				for _, it := range list.Items {
+					got = append(got, it.Title)
+				}
+				if !slices.Equal(got, c.want) {
+					t.Errorf("got %q, want %q", got, c.want)
+				}
+			})
+		}
+	})
 }
