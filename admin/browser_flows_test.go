@@ -41,16 +41,16 @@ func TestBrowserTable(t *testing.T) {
 	w := newWorld(t)
 	p := newTab(t, w)
 	p.signIn("/teams/acme/collections/shopProducts")
-	p.waitText("[data-test=pagination-summary]", "Showing 1 to 10 of 25 results")
+	p.waitText("[data-kit-summary]", "Showing 1 to 10 of 25 results")
 
 	t.Run("search waits for the typing to pause, asks the server once and resets to page 1", func(t *testing.T) {
 		p.step(t)
-		p.do(chromedp.Click(chromedp.CSS("[data-test=page-next]")))
-		p.waitText("[data-test=pagination-summary]", "Showing 11 to 20 of 25 results")
+		p.do(chromedp.Click(chromedp.CSS(`button[aria-label="Next page"]`)))
+		p.waitText("[data-kit-summary]", "Showing 11 to 20 of 25 results")
 		before := len(w.searches.all())
-		p.do(chromedp.SendKeys(chromedp.CSS("[data-test=search]"), "LAMP"))
+		p.do(chromedp.SendKeys(chromedp.CSS("input[type=search]"), "LAMP"))
 		p.waitRows("Lamp C", "Lamp B", "Lamp A")
-		p.waitText("[data-test=pagination-summary]", "Showing 1 to 3 of 3 results")
+		p.waitText("[data-kit-summary]", "Showing 1 to 3 of 3 results")
 		var searched []string
 		for _, s := range w.searches.all()[before:] {
 			if s != "" {
@@ -60,8 +60,8 @@ func TestBrowserTable(t *testing.T) {
 		if !slices.Equal(searched, []string{"LAMP"}) {
 			t.Errorf("got search requests %q, want one for %q (the input is debounced)", searched, "LAMP")
 		}
-		p.do(fill("[data-test=search]", "\b"))
-		p.waitText("[data-test=pagination-summary]", "of 25 results")
+		p.do(fill("input[type=search]", "\b"))
+		p.waitText("[data-kit-summary]", "of 25 results")
 	})
 
 	t.Run("a sortable header sorts ascending, a second click descending", func(t *testing.T) {
@@ -77,17 +77,17 @@ func TestBrowserTable(t *testing.T) {
 
 	t.Run("next shows the second page", func(t *testing.T) {
 		p.step(t)
-		p.do(chromedp.Click(chromedp.CSS("[data-test=page-next]")))
-		p.waitText("[data-test=pagination-summary]", "Showing 11 to 20 of 25 results")
+		p.do(chromedp.Click(chromedp.CSS(`button[aria-label="Next page"]`)))
+		p.waitText("[data-kit-summary]", "Showing 11 to 20 of 25 results")
 		p.waitRows("Widget 12", "Widget 11", "Widget 10", "Widget 09", "Widget 08", "Widget 07", "Widget 06", "Widget 05", "Widget 04", "Widget 03")
 	})
 
 	t.Run("a page size of 5 shows five rows from page 1", func(t *testing.T) {
 		p.step(t)
-		p.do(selectValue("[data-test=page-size]", "5"))
-		p.waitText("[data-test=pagination-summary]", "Showing 1 to 5 of 25 results")
+		p.do(selectValue("nav[aria-label=Pagination] select", "5"))
+		p.waitText("[data-kit-summary]", "Showing 1 to 5 of 25 results")
 		p.waitRows("Widget 22", "Widget 21", "Widget 20", "Widget 19", "Widget 18")
-		p.waitText("[data-test=page-of]", "Page 1 of 5")
+		p.waitText("nav[aria-label=Pagination] [aria-current=page]", "1")
 	})
 
 	t.Run("a filter narrows the list on the server", func(t *testing.T) {
@@ -99,7 +99,7 @@ func TestBrowserTable(t *testing.T) {
 			chromedp.SendKeys(chromedp.CSS("[data-test=filter-value]"), "19"),
 			chromedp.Click(chromedp.CSS("[data-test=filter-add]")),
 		)
-		p.waitText("[data-test=pagination-summary]", "Showing 1 to 3 of 3 results")
+		p.waitText("[data-kit-summary]", "Showing 1 to 3 of 3 results")
 		p.waitRows("Widget 22", "Widget 21", "Widget 20")
 		p.checkAccessibility("the products list with filters")
 	})
@@ -118,7 +118,7 @@ func TestBrowserForms(t *testing.T) {
 	w := newWorld(t)
 	p := newTab(t, w)
 	p.signIn("/teams/acme/collections/shopProducts")
-	p.waitText("[data-test=pagination-summary]", "of 25 results")
+	p.waitText("[data-kit-summary]", "of 25 results")
 
 	t.Run("a create without the required fields shows the server's messages and writes nothing", func(t *testing.T) {
 		p.step(t)
@@ -145,7 +145,7 @@ func TestBrowserForms(t *testing.T) {
 			chromedp.Click(chromedp.CSS("[data-test=save]")),
 			chromedp.WaitNotPresent(chromedp.CSS("[data-test=record-form]")),
 		)
-		p.waitText("[data-test=pagination-summary]", "of 26 results")
+		p.waitText("[data-kit-summary]", "of 26 results")
 		if got := p.rowTitles(); len(got) == 0 || got[0] != "Hammock" {
 			t.Errorf("got rows %v, want Hammock first (newest)", got)
 		}
@@ -205,7 +205,7 @@ func TestBrowserForms(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS("[data-test=delete-selected]")), chromedp.WaitVisible(chromedp.CSS("[data-test=confirm-delete]")))
 		p.checkAccessibility("the delete confirmation")
 		p.do(chromedp.Click(chromedp.CSS("[data-test=confirm-delete]")), chromedp.WaitNotPresent(chromedp.CSS("[data-test=confirm-delete]")))
-		p.waitText("[data-test=pagination-summary]", "of 24 results")
+		p.waitText("[data-kit-summary]", "of 24 results")
 		titles := w.titles(t, "shopProducts", "title")
 		if slices.Contains(titles, "Widget 22") || slices.Contains(titles, "Widget 21") || len(titles) != 24 {
 			t.Errorf("got products %v, want 24 without Widget 21 and 22", titles)
@@ -273,10 +273,10 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 		if got := eval[string](p, `document.querySelector('[data-test=event-operation]').innerText`); got != "update" {
 			t.Errorf("got the newest event %q, want the update", got)
 		}
-		p.do(chromedp.Click(chromedp.CSS("[data-test=event-toggle]")), chromedp.WaitVisible(chromedp.CSS("[data-test=diff]")))
-		got := eval[[]string](p, `[...document.querySelectorAll('[data-test=diff] tbody tr')].map(tr => [...tr.children].map(c => c.innerText.trim()).join(' | '))`)
-		if !slices.Contains(got, `price | "5.00" | "7.25"`) {
-			t.Errorf("got the diff rows %q, want price | \"5.00\" | \"7.25\"", got)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=event-toggle]")), chromedp.WaitVisible(chromedp.CSS("[data-kit-changes]")))
+		got := eval[[]string](p, `[...document.querySelectorAll('[data-kit-changes] tbody tr')].map(tr => [...tr.children].map(c => c.innerText.trim()).join(' | '))`)
+		if !slices.Contains(got, `price | 5.00 | 7.25`) {
+			t.Errorf("got the diff rows %q, want price | 5.00 | 7.25", got)
 		}
 		p.checkAccessibility("the activity log with a diff")
 	})
@@ -284,7 +284,7 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 	t.Run("a record's activity lists only that record's events", func(t *testing.T) {
 		p.step(t)
 		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
-		p.waitText("[data-test=pagination-summary]", "of 25 results")
+		p.waitText("[data-kit-summary]", "of 25 results")
 		p.do(chromedp.Click(chromedp.CSS(`[data-test=edit][aria-label="Edit Lamp A"]`)), chromedp.Click(chromedp.CSS("[data-test=record-activity]")))
 		p.waitFor("one event", `document.querySelectorAll('[data-test=event]').length === 1 && location.search.includes('itemId=')`)
 		if got := eval[string](p, `document.querySelector('[data-test=event-operation]').innerText`); got != "create" {
@@ -295,13 +295,13 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 	t.Run("switching team shows only that team's records", func(t *testing.T) {
 		p.step(t)
 		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
-		p.waitText("[data-test=pagination-summary]", "of 25 results")
+		p.waitText("[data-kit-summary]", "of 25 results")
 		p.do(selectValue("[data-test=team-switcher]", "globex"))
 		p.waitRows("Globex Gizmo", "Globex Gadget")
 		if got := p.location(); !strings.HasSuffix(got, "/admin/teams/globex/collections/shopProducts") {
 			t.Errorf("got location %s, want globex's products", got)
 		}
-		p.waitText("[data-test=pagination-summary]", "Showing 1 to 2 of 2 results")
+		p.waitText("[data-kit-summary]", "Showing 1 to 2 of 2 results")
 	})
 
 	t.Run("a phone-width screen hides the sidebar behind a menu button", func(t *testing.T) {
@@ -309,7 +309,7 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
 		defer p.do(chromedp.EmulateReset())
 		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
-		p.waitText("[data-test=pagination-summary]", "of 25 results")
+		p.waitText("[data-kit-summary]", "of 25 results")
 		if eval[bool](p, `!!document.querySelector('#sidebar').offsetParent`) {
 			t.Error("got the sidebar shown on a phone, want it behind the menu button")
 		}

@@ -27,7 +27,7 @@ func TestBrowserSignInAndList(t *testing.T) {
 	t.Run("signing in shows the first collection of the sidebar, a page of it", func(t *testing.T) {
 		p.step(t)
 		p.signIn("/")
-		p.waitText("[data-test=pagination-summary]", "Showing 1 to 10 of 25 results")
+		p.waitText("[data-kit-summary]", "Showing 1 to 10 of 25 results")
 		if got, want := p.location(), w.srv.URL+"/admin/teams/acme/collections/shopProducts"; got != want {
 			t.Errorf("got location %s, want %s", got, want)
 		}
