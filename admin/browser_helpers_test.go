@@ -19,7 +19,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/collectionkit/kit/admin"
+	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/external"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
@@ -157,7 +159,18 @@ func (l *searchLog) all() []string {
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	ctx := t.Context()
-	k := kittest.NewKit(t, kit.Config{Schemas: schemas})
+	suppliers, err := external.DefineExternalCollection(external.Config{
+		Name:   "suppliers",
+		Schema: json.RawMessage(`{"properties": {"country": {"type": "string"}}}`),
+		Handler: external.CreateExternalCollectionHandler(func(*http.Request) ([]external.Item, error) {
+			return []external.Item{{"id": "s1", "title": "Anvils Inc", "country": "US"}, {"id": "s2", "title": "Rockets Ltd", "country": "UK"}}, nil
+		}, func(i external.Item) (external.Item, error) { return i, nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kittest.NewKit(t, kit.Config{Schemas: schemas, Definitions: []collections.Definition{suppliers.Definition()}})
+	external.MustRegister(ctx, k, suppliers)
 	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
 		t.Fatalf("install events: %v", err)
 	}

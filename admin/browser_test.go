@@ -40,9 +40,19 @@ func TestBrowserSignInAndList(t *testing.T) {
 	t.Run("the sidebar lists the collections by adminNav order and hides enabled false", func(t *testing.T) {
 		p.step(t)
 		got := eval[[]string](p, `[...document.querySelectorAll('nav[aria-label=Collections] a')].map(a => a.innerText.trim())`)
-		if want := []string{"Products", "Categories", "Tasks", "Activity"}; !slices.Equal(got, want) {
+		if want := []string{"Products", "Categories", "Tasks", "Suppliers", "Activity"}; !slices.Equal(got, want) {
 			t.Errorf("got sidebar %v, want %v", got, want)
 		}
+	})
+
+	t.Run("an external collection is listed read-only", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=nav-suppliers]")))
+		p.waitRows("Anvils Inc", "Rockets Ltd")
+		if got := eval[[]bool](p, `['[data-test=readonly]', '[data-test=create]', '[data-test=select-row]', '[data-test=edit]', '[data-test=delete-selected]'].map(s => !!document.querySelector(s))`); !slices.Equal(got, []bool{true, false, false, false, false}) {
+			t.Errorf("got [read-only badge, create, select, edit, delete] present = %v, want only the badge", got)
+		}
+		p.checkAccessibility("an external collection")
 	})
 
 	t.Run("a deep link after sign-in opens that page", func(t *testing.T) {
