@@ -22,6 +22,7 @@ func (k *Kit) registerCoreRoutes() {
 	add := func(method, path string, h http.HandlerFunc) { k.router.add(k, method, k.cfg.Prefix+path, h) }
 	add(http.MethodGet, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveList))
 	add(http.MethodPost, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveCreate))
+	add(http.MethodDelete, "/teams/{team}/{apiPath}", k.collectionRoute(k.serveDeleteMany))
 	add(http.MethodGet, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveGetOrTree))
 	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdateOrReorder))
 	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveDelete))
@@ -68,14 +69,10 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 	q := r.URL.Query()
 	recs := k.Records(call.c.Key())
 	if _, hasIDs := q["ids"]; hasIDs {
-		// The query fetch strategy: ?ids=a,b answers a JSON array in the
-		// order asked, leaving out ids that are not the team's.
-		ids, err := collections.ParseIDs(q.Get("ids"), k.limits.MaxInValues)
-		if err != nil {
-			k.WriteError(w, r, err)
-			return
-		}
-		items, err := recs.GetMany(r.Context(), call.actor, ids)
+		// The query fetch strategy: ?ids=a,b answers a JSON array,
+		// leaving out ids that are not the team's; filter, search and
+		// sort apply to the records named (Records.ListIDs).
+		items, err := recs.ListIDs(r.Context(), call.actor, q)
 		if err != nil {
 			k.WriteError(w, r, err)
 			return

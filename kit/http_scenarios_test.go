@@ -141,8 +141,8 @@ func TestCollectionEndpoints(t *testing.T) {
 		// Update.
 		{name: "a member updates their own record", method: "PATCH", path: products + "/{miaProduct}", caller: "mia", body: `{"price":"12"}`, status: 200,
 			contains: []string{`"price":"12.00"`, `"sku":"MIA-1"`, `"updatedBy":"{mia}"`}, hooks: 1, rows: 1},
-		{name: "a member cannot update another member's record", method: "PATCH", path: products + "/{maxProduct}", caller: "mia", body: `{"price":"12"}`, status: 404,
-			contains: []string{notFoundBody}},
+		{name: "a member cannot update another member's record of the team: 403", method: "PATCH", path: products + "/{maxProduct}", caller: "mia", body: `{"price":"12"}`, status: 403,
+			contains: []string{`"message":"a member may update only the records they own; team admins and owners may update any"`}},
 		{name: "an admin updates any record of the team", method: "PATCH", path: products + "/{maxProduct}", caller: "adam", body: `{"title":"Renamed"}`, status: 200,
 			contains: []string{`"title":"Renamed"`, `"owner":"{max}"`}, hooks: 1, rows: 1},
 		{name: "an owner updates any record of the team", method: "PATCH", path: products + "/{maxProduct}", caller: "alice", body: `{"title":"Renamed"}`, status: 200, hooks: 1, rows: 1},
@@ -160,7 +160,8 @@ func TestCollectionEndpoints(t *testing.T) {
 
 		// Delete.
 		{name: "a member deletes their own record", method: "DELETE", path: products + "/{miaProduct}", caller: "mia", status: 204, hooks: 1, rows: 1},
-		{name: "a member cannot delete another member's record", method: "DELETE", path: products + "/{maxProduct}", caller: "mia", status: 404, contains: []string{notFoundBody}},
+		{name: "a member cannot delete another member's record of the team: 403", method: "DELETE", path: products + "/{maxProduct}", caller: "mia", status: 403,
+			contains: []string{`"message":"a member may delete only the records they own; team admins and owners may delete any"`}},
 		{name: "an admin deletes any record of the team", method: "DELETE", path: products + "/{maxProduct}", caller: "adam", status: 204, hooks: 1, rows: 1},
 		{name: "an owner cannot delete another team's record", method: "DELETE", path: products + "/{ginaProduct}", caller: "alice", status: 404, contains: []string{notFoundBody}},
 		{name: "a referenced record cannot be deleted and the answer names who references it", method: "DELETE", path: "/api/teams/acme/shop-categories/{acmeCategory}", caller: "alice", status: 409,
