@@ -1,10 +1,16 @@
 /**
  * @collectionkit/vue: the spec's composables, binding @collectionkit/client
- * to Vue's reactivity. Install the plugin once per app; it provides the
- * client, the current team and route (no global store):
+ * to Vue's reactivity, and the spec's components (tables, collections in
+ * layouts, generated forms, reference selects, the activity log), styled
+ * with Tailwind CSS v4 classes. Install the plugin once per app; it provides
+ * the client, the current team and route and the form controller (no global
+ * store):
  *
  *     app.use(createKit({ client: new KitClient({ token }), route: useRoute() }))
  *     const { items, pending } = useCollectionQuery('shopProducts', { query: { search: 'lamp' } })
+ *
+ *     <KitCollection collection="shopProducts" layout="responsive" />
+ *     <KitFormHost />
  *
  * @packageDocumentation
  */

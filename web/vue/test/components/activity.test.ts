@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import type { KitEvent } from '@collectionkit/client'
 import { mount } from '@vue/test-utils'
-import { describe, expect, inject, it, vi } from 'vitest'
+import { describe, expect, inject, it } from 'vitest'
 import { KitActivityChanges, KitActivityEventDetail, KitActivityEventRow, KitActivityFilters, KitActivityLog, KitActivityTimeline } from '../../src/index'
 import { unique } from '../harness'
-import { clientAs, mountWithKit } from './mount'
+import { clientAs, mountWithKit, waitFor } from './mount'
 
 const event = (over: Partial<KitEvent> = {}): KitEvent => ({
   id: 'e1',
@@ -26,7 +26,7 @@ describe('KitActivityLog', () => {
     const tag = unique('act')
     const p = await clientAs('ann').team('acme').collection('shopProducts').create({ title: `${tag} Lamp`, price: '2' })
     const w = mountWithKit(KitActivityLog, { props: { collection: 'shopProducts' } })
-    await vi.waitFor(() => expect(w.find(`[data-kit-event] [data-kit-event-open]`).exists()).toBe(true))
+    await waitFor(() => expect(w.find(`[data-kit-event] [data-kit-event-open]`).exists()).toBe(true))
     const first = w.find('[data-kit-event]')
     expect(first.text()).toContain(`shopProducts/${p.id}`)
     expect(first.attributes('data-kit-operation')).toBe('create')
@@ -39,29 +39,29 @@ describe('KitActivityLog', () => {
     const s = inject('kit')
     await clientAs('bea').team('acme').collection('shopProducts').create({ title: unique('bea'), price: '1' })
     const w = mountWithKit(KitActivityLog, { props: { userId: s.users.bea } })
-    await vi.waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
+    await waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
     expect(new Set(w.findAll('[data-kit-event-open] .font-medium').map((n) => n.text()))).toEqual(new Set(['Bea']))
 
     const empty = mountWithKit(KitActivityLog, { props: { userId: s.users.gus } })
-    await vi.waitFor(() => expect(empty.find('[data-kit-empty]').text()).toBe('No activity found'))
+    await waitFor(() => expect(empty.find('[data-kit-empty]').text()).toBe('No activity found'))
     const custom = mountWithKit(KitActivityLog, { props: { userId: s.users.gus, emptyMessage: 'Nothing yet' } })
-    await vi.waitFor(() => expect(custom.find('[data-kit-empty]').text()).toBe('Nothing yet'))
+    await waitFor(() => expect(custom.find('[data-kit-empty]').text()).toBe('Nothing yet'))
   })
 
   it("the filter offers the registry's collections and the team's members, and filters by them", async () => {
     const s = inject('kit')
     const w = mountWithKit(KitActivityLog, {})
-    await vi.waitFor(() => expect(w.findAll('[data-kit-filter="userId"] option').map((o) => o.text())).toEqual(['Everyone', 'Ann', 'Bea']))
-    await vi.waitFor(() => expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.text())).toEqual(expect.arrayContaining(['shopProducts', 'shopCategories', 'blogPosts'])))
+    await waitFor(() => expect(w.findAll('[data-kit-filter="userId"] option').map((o) => o.text())).toEqual(['Everyone', 'Ann', 'Bea']))
+    await waitFor(() => expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.text())).toEqual(expect.arrayContaining(['shopProducts', 'shopCategories', 'blogPosts'])))
     await w.find('[data-kit-filter="userId"]').setValue(s.users.bea)
     await w.find('[data-kit-filter="operation"]').setValue('create')
-    await vi.waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
-    await vi.waitFor(() => expect(new Set(w.findAll('[data-kit-event]').map((e) => `${e.attributes('data-kit-operation')} ${e.find('[data-kit-event-open] .font-medium').text()}`))).toEqual(new Set(['create Bea'])))
+    await waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
+    await waitFor(() => expect(new Set(w.findAll('[data-kit-event]').map((e) => `${e.attributes('data-kit-operation')} ${e.find('[data-kit-event-open] .font-medium').text()}`))).toEqual(new Set(['create Bea'])))
   })
 
   it('showFilters and showPagination false hide the filter and the pages', async () => {
     const w = mountWithKit(KitActivityLog, { props: { showFilters: false, showPagination: false, pageSize: 5 } })
-    await vi.waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
+    await waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
     expect(w.findAll('[data-kit-event]').length).toBeLessThanOrEqual(5)
     expect(w.find('[data-kit-activity-filters]').exists()).toBe(false)
     expect(w.find('nav[aria-label="Pagination"]').exists()).toBe(false)
@@ -73,7 +73,7 @@ describe('KitActivityLog', () => {
     const p = await products.create({ title: `${tag} A`, price: '1' })
     await products.update(p.id, { title: `${tag} B` })
     const w = mountWithKit(KitActivityLog, { props: { collection: 'shopProducts', itemId: p.id } }, {})
-    await vi.waitFor(() => expect(w.findAll('[data-kit-event]').map((e) => e.attributes('data-kit-operation'))).toEqual(['update', 'create']))
+    await waitFor(() => expect(w.findAll('[data-kit-event]').map((e) => e.attributes('data-kit-operation'))).toEqual(['update', 'create']))
     await w.find('[data-kit-event-open]').trigger('click')
     const detail = w.find('[data-kit-event-detail]')
     expect(detail.text()).toContain(`shopProducts/${p.id}`)

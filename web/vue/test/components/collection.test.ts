@@ -1,11 +1,11 @@
 // @vitest-environment happy-dom
 import { flushPromises, mount } from '@vue/test-utils'
 import Sortable from 'sortablejs'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { defineComponent, h } from 'vue'
 import { KitCard, KitCollection, resolveLayout, type LayoutType } from '../../src/index'
 import { unique } from '../harness'
-import { clientAs, mountWithKit } from './mount'
+import { clientAs, mountWithKit, waitFor } from './mount'
 
 const rows = [
   { id: 'a', title: 'Alpha', status: 'todo', parentId: null, order: 0 },
@@ -124,13 +124,13 @@ describe('KitCollection', () => {
     const products = clientAs('ann').team('acme').collection('shopProducts')
     for (const t of ['Lamp', 'Desk', 'Lamp shade']) await products.create({ title: `${tag} ${t}`, price: '1' })
     const w = mountWithKit(KitCollection, { props: { collection: 'shopProducts', layout: 'table' } })
-    await vi.waitFor(() => expect(w.find('th[data-kit-column="sku"]').exists()).toBe(true))
+    await waitFor(() => expect(w.find('th[data-kit-column="sku"]').exists()).toBe(true))
     expect(w.find('[data-kit-create]').exists()).toBe(true)
     await w.find('input[type="search"]').setValue(`${tag} lamp`)
-    await vi.waitFor(() => expect(w.findAll('tbody [data-kit-cell="title"]').map((c) => c.text())).toEqual([`${tag} Lamp shade`, `${tag} Lamp`]))
+    await waitFor(() => expect(w.findAll('tbody [data-kit-cell="title"]').map((c) => c.text())).toEqual([`${tag} Lamp shade`, `${tag} Lamp`]))
     expect(w.find('[data-kit-summary]').text()).toBe('Showing 1 to 2 of 2 results')
     await w.find('[data-kit-sort="title"]').trigger('click')
-    await vi.waitFor(() => expect(w.findAll('tbody [data-kit-cell="title"]').map((c) => c.text())).toEqual([`${tag} Lamp`, `${tag} Lamp shade`]))
+    await waitFor(() => expect(w.findAll('tbody [data-kit-cell="title"]').map((c) => c.text())).toEqual([`${tag} Lamp`, `${tag} Lamp shade`]))
   })
 
   it('a tree collection is a tree by default, and dragging a node under another moves it on the server', async () => {
@@ -139,7 +139,7 @@ describe('KitCollection', () => {
     const a = await cats.create({ title: `${tag} A` })
     const b = await cats.create({ title: `${tag} B` })
     const w = mountWithKit(KitCollection, { props: { collection: 'shopCategories' } })
-    await vi.waitFor(() => expect(w.find(`[data-kit-tree-node="${a.id}"]`).exists()).toBe(true))
+    await waitFor(() => expect(w.find(`[data-kit-tree-node="${a.id}"]`).exists()).toBe(true))
     expect(w.attributes('data-kit-layout')).toBe('tree')
     const target = w.find(`[data-kit-tree-children="${b.id}"]`).element as HTMLElement
     const s = Sortable.get(target)!
@@ -150,9 +150,9 @@ describe('KitCollection', () => {
     const oldIndex = [...from.children].indexOf(item)
     target.appendChild(item)
     s.options.onEnd!({ item, from, to: target, oldIndex, newIndex: 0 } as unknown as Sortable.SortableEvent)
-    await vi.waitFor(() => expect(w.emitted('move')).toEqual([[{ id: a.id, parentId: b.id, order: 0 }]]))
-    await vi.waitFor(async () => expect((await cats.item(a.id, { force: true })).parentId).toBe(b.id))
-    await vi.waitFor(() => expect(w.find(`[data-kit-tree-children="${b.id}"] [data-kit-tree-node="${a.id}"]`).exists()).toBe(true))
+    await waitFor(() => expect(w.emitted('move')).toEqual([[{ id: a.id, parentId: b.id, order: 0 }]]))
+    await waitFor(async () => expect((await cats.item(a.id, { force: true })).parentId).toBe(b.id))
+    await waitFor(() => expect(w.find(`[data-kit-tree-children="${b.id}"] [data-kit-tree-node="${a.id}"]`).exists()).toBe(true))
   })
 
   it('a sortable table emits reorder with the new order', async () => {

@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
+import { CollectionClient } from '@collectionkit/client'
 import { flushPromises, mount } from '@vue/test-utils'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { h, nextTick, watch } from 'vue'
 import { KitForm, KitFormContainer, KitFormField, KitFormHost, KitItemCardMini, KitReferenceSelect, type FormField, type LoadingState } from '../../src/index'
 import { unique } from '../harness'
-import { clientAs, mountWithKit } from './mount'
+import { clientAs, mountWithKit, waitFor } from './mount'
 
 const acme = () => clientAs('ann').team('acme')
 
@@ -13,7 +14,7 @@ describe('KitReferenceSelect', () => {
     const tag = unique('ref')
     const cat = await acme().collection('shopCategories').create({ title: `${tag} Lamps` })
     const w = mountWithKit(KitReferenceSelect, { props: { collection: 'shopCategories', label: 'Category' } })
-    await vi.waitFor(() => expect(w.findAll('option').map((o) => o.text())).toContain(`${tag} Lamps`))
+    await waitFor(() => expect(w.findAll('option').map((o) => o.text())).toContain(`${tag} Lamps`))
     const opt = w.findAll('option').find((o) => o.text() === `${tag} Lamps`)!
     expect(opt.attributes('value')).toBe(cat.id)
     expect(w.find('label').text()).toBe('Category')
@@ -22,7 +23,7 @@ describe('KitReferenceSelect', () => {
   it('shows no options when the items lack title', async () => {
     await acme().collection('testNotes').create({ body: 'no title here' })
     const w = mountWithKit(KitReferenceSelect, { props: { collection: 'testNotes' } })
-    await vi.waitFor(() => expect(w.find('select').attributes('aria-busy')).toBe('false'))
+    await waitFor(() => expect(w.find('select').attributes('aria-busy')).toBe('false'))
     expect(w.find('[data-kit-error]').exists()).toBe(false)
     expect(w.findAll('option').map((o) => o.attributes('value'))).toEqual([''])
   })
@@ -31,7 +32,7 @@ describe('KitReferenceSelect', () => {
     const tag = unique('pick')
     const cat = await acme().collection('shopCategories').create({ title: `${tag} Desks` })
     const w = mountWithKit(KitReferenceSelect, { props: { collection: 'shopCategories', modelValue: null } })
-    await vi.waitFor(() => expect(w.find(`option[value="${cat.id}"]`).exists()).toBe(true))
+    await waitFor(() => expect(w.find(`option[value="${cat.id}"]`).exists()).toBe(true))
     await w.find('select').setValue(cat.id)
     await w.find('select').setValue('')
     expect(w.emitted('update:modelValue')).toEqual([[cat.id], [null]])
@@ -44,17 +45,17 @@ describe('KitItemCardMini', () => {
     const p = await acme().collection('shopProducts').create({ title: `${tag} Lamp`, price: '1' })
     const w = mountWithKit(KitItemCardMini, { props: { id: p.id, collection: 'shopProducts' } })
     expect(w.find('[data-kit-skeleton]').exists()).toBe(true)
-    await vi.waitFor(() => expect(w.find('[data-kit-title]').text()).toBe(`${tag} Lamp`))
+    await waitFor(() => expect(w.find('[data-kit-title]').text()).toBe(`${tag} Lamp`))
     expect(w.find('[data-kit-skeleton]').exists()).toBe(false)
   })
 
   it('shows an error label when the item cannot be read', async () => {
     const w = mountWithKit(KitItemCardMini, { props: { id: '01a20000-0000-7000-8000-000000000000', collection: 'shopProducts' } })
-    await vi.waitFor(() => expect(w.find('[data-kit-error]').text()).toBe('Not found'))
+    await waitFor(() => expect(w.find('[data-kit-error]').text()).toBe('Not found'))
     // Another team's record reads like a missing one.
     const gus = await clientAs('gus').team('globex').collection('shopProducts').create({ title: 'Globex only', price: '1' })
     const other = mountWithKit(KitItemCardMini, { props: { id: gus.id, collection: 'shopProducts' } })
-    await vi.waitFor(() => expect(other.find('[data-kit-error]').text()).toBe('Not found'))
+    await waitFor(() => expect(other.find('[data-kit-error]').text()).toBe('Not found'))
     expect(other.text()).not.toContain('Globex only')
   })
 })
@@ -151,7 +152,7 @@ describe('KitFormField', () => {
 describe('KitForm', () => {
   it('is generated from the collection schema: one input per field, in order, required marked', async () => {
     const w = mountWithKit(KitForm, { props: { collection: 'shopProducts', action: 'create' } })
-    await vi.waitFor(() => expect(w.findAll('[data-kit-field]').length).toBeGreaterThan(0))
+    await waitFor(() => expect(w.findAll('[data-kit-field]').length).toBeGreaterThan(0))
     expect(w.findAll('[data-kit-field]').map((f) => `${f.attributes('data-kit-field')}:${f.attributes('data-kit-type')}`)).toEqual([
       'title:string',
       'sku:string',
@@ -253,13 +254,13 @@ describe('KitFormHost', () => {
     const w = mountWithKit(KitFormHost, {})
     const seen = trackLoading(w)
     w.kit.forms.open('create', 'shopProducts')
-    await vi.waitFor(() => expect(w.find('[data-kit-field="title"] input').exists()).toBe(true))
+    await waitFor(() => expect(w.find('[data-kit-field="title"] input').exists()).toBe(true))
     expect(w.find('[data-kit-container]').attributes('data-kit-container')).toBe('slideover')
     expect(w.find('[aria-modal]').attributes('aria-label')).toBe('Create Product')
     await w.find('[data-kit-field="title"] input').setValue(`${tag} Lamp`)
     await w.find('[data-kit-field="price"] input').setValue('12.50')
     await w.find('form').trigger('submit')
-    await vi.waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
+    await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
     expect(seen).toEqual(['notLoading', 'create_open', 'notLoading', 'create_send', 'notLoading'])
     expect(w.kit.forms.state.action).toBeUndefined()
     expect(w.find('[data-kit-container]').exists()).toBe(false)
@@ -271,11 +272,11 @@ describe('KitFormHost', () => {
     const tag = unique('bad')
     const w = mountWithKit(KitFormHost, {})
     w.kit.forms.open('create', 'shopProducts')
-    await vi.waitFor(() => expect(w.find('[data-kit-field="sku"] input').exists()).toBe(true))
+    await waitFor(() => expect(w.find('[data-kit-field="sku"] input').exists()).toBe(true))
     await w.find('[data-kit-field="sku"] input').setValue(tag)
     await w.find('[data-kit-field="price"] input').setValue('12.345')
     await w.find('form').trigger('submit')
-    await vi.waitFor(() => expect(w.kit.forms.state.error?.status).toBe(400))
+    await waitFor(() => expect(w.kit.forms.state.error?.status).toBe(400))
     const fieldsData = (w.kit.forms.state.error?.data as { fields: Record<string, string> }).fields
     expect(Object.keys(fieldsData).sort()).toEqual(['price', 'title'])
     expect(w.find('[data-kit-field="title"] [role="alert"]').text()).toBe(fieldsData.title)
@@ -289,7 +290,7 @@ describe('KitFormHost', () => {
     for (const container of ['modal', 'dialog', 'inline'] as const) {
       const w = mountWithKit(KitFormHost, {}, { collections: { testNotes: { name: 'notes', container } } })
       w.kit.forms.open('create', 'testNotes')
-      await vi.waitFor(() => expect(w.find('[data-kit-container]').attributes('data-kit-container')).toBe(container))
+      await waitFor(() => expect(w.find('[data-kit-container]').attributes('data-kit-container')).toBe(container))
       w.unmount()
     }
   })
@@ -303,10 +304,10 @@ describe('KitFormHost', () => {
     expect(w.kit.forms.state.loading).toBe('update_open')
     await nextTick()
     expect(w.find('[data-kit-skeleton]').exists()).toBe(true)
-    await vi.waitFor(() => expect((w.find('[data-kit-field="title"] input').element as HTMLInputElement | undefined)?.value).toBe(`${tag} Desk`))
+    await waitFor(() => expect((w.find('[data-kit-field="title"] input').element as HTMLInputElement | undefined)?.value).toBe(`${tag} Desk`))
     await w.find('[data-kit-field="title"] input').setValue(`${tag} Desk 2`)
     await w.find('form').trigger('submit')
-    await vi.waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
+    await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
     expect(seen).toEqual(['notLoading', 'update_open', 'notLoading', 'update_send', 'notLoading'])
     const after = await acme().collection('shopProducts').item(p.id, { force: true })
     expect([after.title, after.sku, after.price]).toEqual([`${tag} Desk 2`, `${tag}-sku`, '3.00'])
@@ -320,10 +321,40 @@ describe('KitFormHost', () => {
     const w = mountWithKit(KitFormHost, {})
     const seen = trackLoading(w)
     w.kit.forms.open('delete', 'shopProducts', { ids: [a.id, b.id] })
-    await vi.waitFor(() => expect(w.find('[data-kit-confirm]').text()).toBe('Delete 2 items? This cannot be undone.'))
+    await waitFor(() => expect(w.find('[data-kit-confirm]').text()).toBe('Delete 2 items? This cannot be undone.'))
     await w.find('form').trigger('submit')
-    await vi.waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
+    await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
     expect(seen).toEqual(['notLoading', 'delete_open', 'notLoading', 'delete_send', 'notLoading'])
     expect((await products.list({ search: tag })).items).toEqual([])
+  })
+})
+
+// Conditional saves need a client that reads ETags (itemWithETag) and a
+// server that answers If-Match with 412 (issue 16, item 3.5).
+const conditional = 'itemWithETag' in CollectionClient.prototype
+describe.skipIf(!conditional)('KitFormHost conditional saves', () => {
+  it('a stale edit shows the conflict with the stored record instead of overwriting it, and saves after loading the current version', async () => {
+    const tag = unique('stale')
+    const products = acme().collection('shopProducts')
+    const p = await products.create({ title: `${tag} Lamp`, price: '1' })
+    const w = mountWithKit(KitFormHost, {})
+    w.kit.forms.open('update', 'shopProducts', { ids: [p.id] })
+    await waitFor(() => expect((w.find('[data-kit-field="title"] input').element as HTMLInputElement | undefined)?.value).toBe(`${tag} Lamp`))
+    // Someone else saves first.
+    await products.update(p.id, { title: `${tag} Their lamp` })
+    await w.find('[data-kit-field="title"] input').setValue(`${tag} My lamp`)
+    await w.find('form').trigger('submit')
+    await waitFor(() => expect(w.find('[data-kit-conflict]').exists()).toBe(true))
+    expect(w.find('[data-kit-current="title"]').text()).toBe(`title: ${tag} Their lamp`)
+    expect(w.kit.forms.state).toMatchObject({ action: 'update', loading: 'notLoading' })
+    expect((await products.item(p.id, { force: true })).title).toBe(`${tag} Their lamp`)
+
+    await w.find('[data-kit-reload]').trigger('click')
+    await waitFor(() => expect((w.find('[data-kit-field="title"] input').element as HTMLInputElement).value).toBe(`${tag} Their lamp`))
+    expect(w.find('[data-kit-conflict]').exists()).toBe(false)
+    await w.find('[data-kit-field="title"] input').setValue(`${tag} Our lamp`)
+    await w.find('form').trigger('submit')
+    await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
+    expect((await products.item(p.id, { force: true })).title).toBe(`${tag} Our lamp`)
   })
 })

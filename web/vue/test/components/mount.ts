@@ -1,6 +1,6 @@
 import { KitClient } from '@collectionkit/client'
 import { enableAutoUnmount, flushPromises, mount, type ComponentMountingOptions, type VueWrapper } from '@vue/test-utils'
-import { afterEach, inject } from 'vitest'
+import { afterEach, inject, vi } from 'vitest'
 import type { Component } from 'vue'
 import '../../../test/provided'
 import { createKit, type KitContext, type KitPluginOptions } from '../../src/index'
@@ -49,4 +49,13 @@ export function mountWithKit<C extends Component>(
 export function clientAs(user: 'ann' | 'bea' | 'gus' | 'root'): KitClient {
   const s = inject('kit')
   return new KitClient({ baseURL: s.baseURL, token: s.tokens[user], fetch: trackedFetch })
+}
+
+/**
+ * waitFor retries an assertion until it passes, for up to 10 s: the server
+ * answers and the 300 ms search debounce take longer when the whole suite
+ * runs in parallel on a busy machine.
+ */
+export function waitFor<T>(assertion: () => T | Promise<T>): Promise<T> {
+  return vi.waitFor(assertion, { timeout: 10_000, interval: 20 })
 }

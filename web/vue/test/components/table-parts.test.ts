@@ -3,7 +3,7 @@ import { mount } from '@vue/test-utils'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { h, nextTick } from 'vue'
 import { KitTable, KitTableActions, KitTableCheckbox, KitTableHeader, KitTablePagination, KitTableSearch } from '../../src/index'
-import { mountWithKit } from './mount'
+import { mountWithKit, waitFor } from './mount'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -12,10 +12,10 @@ afterEach(() => {
 describe('KitTableHeader', () => {
   it("labels the create button 'Create' on small screens and 'Create <Singular>' from md up", async () => {
     const w = mountWithKit(KitTableHeader, { props: { title: 'Products', collection: 'shopProducts', createButton: true } })
-    await vi.waitFor(() => expect(w.find('[data-kit-create] .md\\:inline').text()).toBe('Create Product'))
+    await waitFor(() => expect(w.find('[data-kit-create] .md\\:inline').text()).toBe('Create Product'))
     // The singular comes from the registry's displayName.
     const boxes = mountWithKit(KitTableHeader, { props: { collection: 'shopBoxes', createButton: true } }, { collections: { shopBoxes: { name: 'boxes', displayName: 'Crates' } } })
-    await vi.waitFor(() => expect(boxes.find('[data-kit-create] .md\\:inline').text()).toBe('Create Crate'))
+    await waitFor(() => expect(boxes.find('[data-kit-create] .md\\:inline').text()).toBe('Create Crate'))
     const small = w.find('[data-kit-create] .md\\:hidden')
     expect(small.text()).toBe('Create')
     expect(w.find('[data-kit-create] .md\\:inline').classes()).toContain('hidden')
