@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/collectionkit/kit/kit"
@@ -28,6 +29,32 @@ func fill(css, value string) chromedp.Action[chromedp.Void] {
 			return chromedp.Void{}, err
 		}
 		return chromedp.SendKeys(chromedp.CSS(css), value)(ctx, t)
+	}
+}
+
+// dragTo drags the element of from by its center onto the upper quarter
+// of the element of to, in small mouse steps (SortableJS's fallback
+// follows the pointer; the upper part places the dragged item before the
+// target).
+func (p *tab) dragTo(from, to string) {
+	p.t.Helper()
+	box := func(css string) []float64 {
+		return eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.top + r.height / 4] })()`, jsString(css)))
+	}
+	a, b := box(from), box(to)
+	p.do(chromedp.DragAndDropXY(a[0], a[1], b[0], b[2], 30))
+}
+
+// eventually checks cond until it holds, failing t after 30 s; for state
+// the browser changes through the server after a UI action.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30 s for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
@@ -222,15 +249,13 @@ func TestBrowserTreeAndOrder(t *testing.T) {
 
 	t.Run("dragging a root node onto a child moves it under that child's parent", func(t *testing.T) {
 		p.step(t)
-		p.do(chromedp.DragAndDrop(
-			chromedp.CSS(fmt.Sprintf(`[data-id=%q] > div [data-test=drag-handle]`, w.ids["Garden"])),
-			chromedp.CSS(fmt.Sprintf(`[data-id=%q] > div [data-test=tree-title]`, w.ids["Hammers"])),
-		))
-		p.waitFor("Garden under Tools", fmt.Sprintf(`!!document.querySelector('[data-id=%q] [data-id=%q]')`, w.ids["Tools"], w.ids["Garden"]))
-		rec, err := w.k.Records("shopCategories").Get(t.Context(), w.alice, w.ids["Garden"])
-		if err != nil || rec["parentId"] != w.ids["Tools"] {
-			t.Errorf("got Garden %v (%v), want it under Tools (%s)", rec, err, w.ids["Tools"])
-		}
+		p.dragTo(fmt.Sprintf(`[data-id=%q] > div [data-test=drag-handle]`, w.ids["Garden"]), fmt.Sprintf(`[data-id=%q] > div [data-test=tree-title]`, w.ids["Hammers"]))
+		var rec kit.Record
+		eventually(t, "Garden stored under Tools", func() bool {
+			rec, _ = w.k.Records("shopCategories").Get(t.Context(), w.alice, w.ids["Garden"])
+			return rec["parentId"] == w.ids["Tools"]
+		})
+		p.waitFor("Garden shown under Tools", fmt.Sprintf(`!!document.querySelector('[data-id=%q] [data-id=%q]')`, w.ids["Tools"], w.ids["Garden"]))
 	})
 
 	t.Run("a category form opens in the configured modal", func(t *testing.T) {
@@ -247,14 +272,14 @@ func TestBrowserTreeAndOrder(t *testing.T) {
 		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/workTasks"))
 		p.waitRows("Task 1", "Task 2", "Task 3", "Task 4")
 		p.checkAccessibility("the sortable tasks")
-		p.do(chromedp.DragAndDrop(
-			chromedp.CSS(fmt.Sprintf(`tr[data-id=%q] [data-test=drag-handle]`, w.ids["Task 4"])),
-			chromedp.CSS(fmt.Sprintf(`tr[data-id=%q] [data-col=title]`, w.ids["Task 1"])),
-		))
-		p.waitRows("Task 4", "Task 1", "Task 2", "Task 3")
-		if got, want := w.titles(t, "workTasks", "order"), []string{"Task 4", "Task 1", "Task 2", "Task 3"}; !slices.Equal(got, want) {
-			t.Errorf("got the stored order %v, want %v", got, want)
-		}
+		p.dragTo(fmt.Sprintf(`tr[data-id=%q] [data-test=drag-handle]`, w.ids["Task 4"]), fmt.Sprintf(`tr[data-id=%q] [data-col=title]`, w.ids["Task 1"]))
+		want := []string{"Task 4", "Task 1", "Task 2", "Task 3"}
+		var got []string
+		eventually(t, fmt.Sprintf("the stored order %v", want), func() bool {
+			got = w.titles(t, "workTasks", "order")
+			return slices.Equal(got, want)
+		})
+		p.waitRows(want...)
 	})
 }
 
