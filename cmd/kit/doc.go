@@ -6,6 +6,7 @@
 //
 //	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
 //	kit lint [DIR]
+//	kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
 //	kit team create --name NAME [--slug SLUG] [--db PATH]
 //	kit team list [--db PATH]
 //	kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
@@ -50,6 +51,7 @@
 //	GET|PATCH|DELETE /api/teams/{team}/{apiPath}/{id}
 //	GET              /api/super-admin/{collection}/{id}
 //	GET              /api/kit/collections
+//	GET              /api/kit/openapi.json
 //	GET              /api/teams/{team}/kit-events
 //	POST             /api/teams/{team}/kit-collection-events
 //	GET              /api/kit-events/health

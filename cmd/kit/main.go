@@ -28,6 +28,7 @@ const usage = `kit serves collections defined in JSON schema files as a team-sco
 Usage:
   kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
   kit lint [DIR]
+  kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
   kit team create --name NAME [--slug SLUG] [--db PATH]
   kit team list [--db PATH]
   kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
@@ -52,6 +53,8 @@ Commands:
                  and a curl line for the events list
   lint           check a schemas folder (default ./schemas); prints each finding as
                  "file: collection.field: message"; exit status 1 on any error
+  openapi        print the OpenAPI 3.1 document of the API kit serve would serve for the
+                 schemas folder (default ./schemas), as GET /api/kit/openapi.json answers it
   team create    create a team; prints its id
   team list      list teams: id, slug, name
   user create    create a user (--role admin makes a super-admin); prints its id
@@ -106,6 +109,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runServe(ctx, rest, stdout, stderr)
 	case "lint":
 		return runLint(rest, stdout, stderr)
+	case "openapi":
+		return runOpenAPI(ctx, rest, stdout, stderr)
 	case "team":
 		return runTeam(ctx, rest, stdout, stderr)
 	case "user":
