@@ -11,6 +11,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@collectionkit/client': fileURLToPath(new URL('./client/src/index.ts', import.meta.url)),
+      '@collectionkit/vue': fileURLToPath(new URL('./vue/src/index.ts', import.meta.url)),
     },
   },
   test: {

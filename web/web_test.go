@@ -18,27 +18,16 @@ import (
 // node_modules is missing or lacks a dependency of the root package, and
 // skips with a message when node or npm is not installed, or with -short.
 func TestWebPackages(t *testing.T) {
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: skipping the TypeScript tests of web/ (install Node.js 20+ to run them)", tool)
-		}
-	}
+	requireNode(t)
 	if testing.Short() {
 		t.Skip("-short: skipping the TypeScript tests of web/ (they build and start kit serve)")
 	}
 	consultSources(t)
-	// The component suites (happy-dom, Vue single-file components) made the
-	// run a few minutes long on a busy two-core machine; 8 minutes stays
-	// inside go test's default 10-minute limit.
-	ctx, cancel := context.WithTimeout(t.Context(), 8*time.Minute)
+	// openapi-typescript and tsc load the TypeScript compiler, and the Vue
+	// component suites run in happy-dom: slow on a busy two-core machine.
+	ctx, cancel := context.WithTimeout(t.Context(), 9*time.Minute)
 	defer cancel()
-
-	if why := installNeeded(); why != "" {
-		t.Logf("%s: running npm ci", why)
-		if out, err := npm(ctx, "ci", "--no-audit", "--no-fund"); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
-	}
+	installDependencies(ctx, t)
 	start := time.Now()
 	out, err := npm(ctx, "test")
 	if err != nil {
@@ -103,6 +92,28 @@ func installNeeded() string {
 		}
 	}
 	return ""
+}
+
+// requireNode skips t, saying why, when node or npm is not installed.
+func requireNode(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: skipping the TypeScript tests of web/ (install Node.js 20+ to run them)", tool)
+		}
+	}
+}
+
+// installDependencies runs npm ci when node_modules lacks what the
+// lockfile's root package names (see installNeeded).
+func installDependencies(ctx context.Context, t *testing.T) {
+	t.Helper()
+	if why := installNeeded(); why != "" {
+		t.Logf("%s: running npm ci", why)
+		if out, err := npm(ctx, "ci", "--no-audit", "--no-fund"); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
 }
 
 // npm runs npm with args in this folder and returns its combined output.

@@ -13,6 +13,7 @@ import type {
   MoveTarget,
   Mutation,
   ReadOptions,
+  RecordShape,
   ReorderInput,
 } from './types'
 
@@ -222,9 +223,13 @@ export class TeamClient {
     readonly team: string,
   ) {}
 
-  /** collection addresses a collection by registry key (`shopProducts`). */
-  collection<T extends KitRecord = KitRecord>(key: string): CollectionClient<T> {
-    return new CollectionClient<T>(this.client, this.team, key)
+  /**
+   * collection addresses a collection by registry key (`shopProducts`). T is
+   * its record type and Q its list query type (a generated `Product` and
+   * `ProductQuery`, say).
+   */
+  collection<T extends RecordShape = KitRecord, Q extends object = ListQuery>(key: string): CollectionClient<T, Q> {
+    return new CollectionClient<T, Q>(this.client, this.team, key)
   }
 
   /** events lists the team's tracked events (the events add-on), newest first. */
@@ -241,7 +246,7 @@ export class SuperAdminClient {
   constructor(readonly client: KitClient) {}
 
   /** item reads `/api/super-admin/<collection>/<id>`; collection is the registry key or apiPath. */
-  item<T extends KitRecord = KitRecord>(collection: string, id: string, opts: ReadOptions = {}): Promise<T> {
+  item<T extends RecordShape = KitRecord>(collection: string, id: string, opts: ReadOptions = {}): Promise<T> {
     return this.client.cached(collectionCacheKey(collection, `super-admin:item/${id}`), opts, () =>
       this.client.request<T>('GET', `super-admin/${enc(collection)}/${enc(id)}`, { signal: opts.signal }),
     )
@@ -279,7 +284,7 @@ function ifMatchHeaders(opts: UpdateOptions): Record<string, string> {
  * collection's `apiPath` from the registry (the key itself when the key is
  * not registered).
  */
-export class CollectionClient<T extends KitRecord = KitRecord> {
+export class CollectionClient<T extends RecordShape = KitRecord, Q extends object = ListQuery> {
   constructor(
     readonly client: KitClient,
     readonly team: string,
@@ -299,8 +304,8 @@ export class CollectionClient<T extends KitRecord = KitRecord> {
   }
 
   /** list reads a page: `{items, pagination}`. */
-  async list(query: ListQuery = {}, opts: ReadOptions = {}): Promise<ListResponse<T>> {
-    const params = encodeListQuery(query)
+  async list(query: Q = {} as Q, opts: ReadOptions = {}): Promise<ListResponse<T>> {
+    const params = encodeListQuery(query as ListQuery)
     return this.client.cached(this.cacheKey(`list?${params}`), opts, async () => {
       const { path } = await this.base()
       return this.client.request<ListResponse<T>>('GET', path, { query: params, signal: opts.signal })
