@@ -22,11 +22,10 @@ func TestWebPackages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: skipping the TypeScript tests of web/ (they build and start kit serve)")
 	}
-	// The component suites (happy-dom, Vue single-file components) made the
-	// run a few minutes long on a busy two-core machine; 8 minutes stays
-	// inside go test's default 10-minute limit.
 	consultSources(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 9*time.Minute) // openapi-typescript and tsc load the TypeScript compiler: slow on a busy machine
+	// openapi-typescript and tsc load the TypeScript compiler, and the Vue
+	// component suites run in happy-dom: slow on a busy two-core machine.
+	ctx, cancel := context.WithTimeout(t.Context(), 9*time.Minute)
 	defer cancel()
 	installDependencies(ctx, t)
 	start := time.Now()
