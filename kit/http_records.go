@@ -30,6 +30,7 @@ func (k *Kit) registerCoreRoutes() {
 	add(http.MethodGet, "/kit/collections", k.serveCollections)
 	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)
 	k.registerAccountRoutes(add)
+	k.registerChangeRoutes(add)
 }
 
 // collectionCall is what a collection endpoint gets once the caller is

@@ -118,7 +118,7 @@ func (k *Kit) newMutation(ctx context.Context, op Operation, key string, a Actor
 func (k *Kit) hasHooks() bool {
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()
-	return len(k.txHooks) > 0 || len(k.hooks) > 0
+	return len(k.txHooks) > 0 || len(k.hooks) > 0 || k.changesOn()
 }
 
 func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
@@ -130,10 +130,16 @@ func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
 			return err
 		}
 	}
+	if k.changesOn() {
+		return k.recordChange(ctx, tx, m) // last: positions follow commit order
+	}
 	return nil
 }
 
 func (k *Kit) runHooks(ctx context.Context, m *Mutation) {
+	if k.changesOn() {
+		k.hub.notify()
+	}
 	k.hooksMu.RLock()
 	hooks := k.hooks
 	k.hooksMu.RUnlock()

@@ -25,8 +25,8 @@ func (k *Kit) runWrite(ctx context.Context, c *collections.Collection, single bo
 // OnMutationTx listener is registered (a listener writes, and may fail,
 // after the record is written).
 func (k *Kit) singleWrite(c *collections.Collection) bool {
-	if c.IsOrdered() {
-		return false
+	if c.IsOrdered() || k.changesOn() {
+		return false // the change log is written after the record
 	}
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()
