@@ -324,6 +324,11 @@ func (h *changeHub) authChanged() <-chan struct{} {
 func (h *changeHub) close() {
 	h.stopOnce.Do(func() { close(h.stop) })
 	h.wg.Wait()
+	h.dropAll()
+}
+
+// dropAll ends every open stream.
+func (h *changeHub) dropAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, subs := range h.subs {
@@ -333,6 +338,14 @@ func (h *changeHub) close() {
 		}
 	}
 }
+
+// CloseStreams ends every open change stream; clients reconnect and
+// resume with Last-Event-ID (on another instance, or on this one once it
+// is back). A stream is a request that never finishes by itself, so
+// http.Server.Shutdown would wait for it until its context ends: register
+// this with srv.RegisterOnShutdown(k.CloseStreams). Streams opened later
+// are served as usual.
+func (k *Kit) CloseStreams() { k.hub.dropAll() }
 
 func (h *changeHub) loop() {
 	defer h.wg.Done()

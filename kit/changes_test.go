@@ -466,6 +466,18 @@ func TestChangeStreamAcrossInstances(t *testing.T) {
 	})
 }
 
+func TestCloseStreamsEndsOpenStreamsAndServesNewOnes(t *testing.T) {
+	w := newWorld(t, testdb.EngineSQLite)
+	s, _ := w.stream(t, "alice", "")
+	w.k.CloseStreams()
+	s.waitEnd(t)
+	again, _ := w.stream(t, "alice", "")
+	id := w.createNote(t, "alice")
+	if got := again.change(t); got.ItemID != id {
+		t.Errorf("got %+v on a stream opened after CloseStreams, want the note %s", got, id)
+	}
+}
+
 func TestChangeStreamIsOffWhenDisabled(t *testing.T) {
 	w := newWorld(t, testdb.EngineSQLite, func(c *kit.Config) { c.Changes.Disabled = true })
 	s, res := openStream(t, w.changesURL("acme", ""), w.tokens["alice"])
