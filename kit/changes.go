@@ -112,7 +112,7 @@ func (k *Kit) recordChange(ctx context.Context, tx bun.Tx, m *Mutation) error {
 	if m.Operation != OpReorder || len(ids) == 0 {
 		ids = []string{m.ItemID}
 	}
-	return k.store.InsertChange(ctx, tx, store.Change{
+	return k.store.RecordChange(ctx, tx, store.Change{
 		TeamID: m.TeamID, Collection: m.Collection, Operation: string(m.Operation),
 		ItemIDs: ids, CorrelationID: m.CorrelationID, Timestamp: m.Timestamp,
 	})

@@ -497,3 +497,58 @@ func TestChangeStreamIsOffWhenDisabled(t *testing.T) {
 		t.Errorf("got %d change rows after a write, want %d", n, before)
 	}
 }
+
+func TestChangeStreamInSQLiteGroupCommits(t *testing.T) {
+	w := newWorld(t, testdb.EngineSQLite)
+	w.k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
+		if body, _ := m.Data["body"].(string); body == "refuse" {
+			return errors.New("refused by the listener")
+		}
+		return nil
+	})
+	s, _ := w.stream(t, "alice", "")
+	release := kit.HoldWrites(w.k)
+	bodies := []string{"first", "refuse", "second"}
+	ids := make([]string, len(bodies))
+	errs := make(chan error, len(bodies))
+	for i, body := range bodies {
+		go func() {
+			rec, err := w.k.Records("appNotes").Create(context.Background(), w.actor("alice"), map[string]any{"body": body})
+			if err == nil {
+				ids[i] = rec["id"].(string)
+			}
+			errs <- err
+		}()
+		for kit.QueuedWrites(w.k) < i+1 { // one by one, so the group's order is known
+			time.Sleep(time.Millisecond)
+		}
+	}
+	release()
+	failed := 0
+	for range bodies {
+		if err := <-errs; err != nil {
+			failed++
+		}
+	}
+	if failed != 1 {
+		t.Fatalf("got %d failed writes in the group, want 1", failed)
+	}
+	first, second := s.change(t), s.change(t)
+	if first.ItemID != ids[0] || second.ItemID != ids[2] || second.ID != first.ID+1 {
+		t.Errorf("got %s (%d) then %s (%d), want %s then %s at consecutive positions", first.ItemID, first.ID, second.ItemID, second.ID, ids[0], ids[2])
+	}
+}
+
+func TestChangeStreamReportsAnAdminDeleteWithoutListeners(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld)
+		w := &world{k: k, tokens: seed.Tokens, ids: seed.IDs, srv: testkit.ServeAPI(t, k.Handler())}
+		s, _ := w.stream(t, "alice", "")
+		if res := w.do(t, "DELETE", "/api/teams/acme/shop-products/{maxProduct}", "adam", "", ""); res.status != 204 {
+			t.Fatalf("delete: got %d %s, want 204", res.status, res.body)
+		}
+		if got := s.change(t); got.Operation != kit.OpDelete || got.ItemID != w.ids["maxProduct"] {
+			t.Errorf("got %+v, want the delete of maxProduct", got)
+		}
+	})
+}

@@ -118,7 +118,7 @@ func (k *Kit) newMutation(ctx context.Context, op Operation, key string, a Actor
 func (k *Kit) hasHooks() bool {
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()
-	return len(k.txHooks) > 0 || len(k.hooks) > 0 || k.changesOn()
+	return len(k.txHooks) > 0 || len(k.hooks) > 0
 }
 
 func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {

@@ -21,13 +21,14 @@ func (k *Kit) runWrite(ctx context.Context, c *collections.Collection, single bo
 
 // singleWrite reports whether a create, update or delete of a record of c
 // is one write statement with nothing after it that can fail: c keeps no
-// order (trees and sortable collections move siblings too), the change log
-// is off (its row is written after the record) and no OnMutationTx
-// listener is registered (a listener writes, and may fail, after the
-// record is written).
+// order (trees and sortable collections move siblings too) and no
+// OnMutationTx listener is registered (a listener writes, and may fail,
+// after the record is written). The change log's row does not count: on
+// SQLite the write queue writes the rows of a group just before it
+// commits (see store.RecordChange).
 func (k *Kit) singleWrite(c *collections.Collection) bool {
-	if c.IsOrdered() || k.changesOn() {
-		return false // the change log is written after the record
+	if c.IsOrdered() {
+		return false
 	}
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -83,10 +84,19 @@ func DropChangesTable(ctx context.Context, db bun.IDB) error {
 	return nil
 }
 
-// InsertChange writes ch (its ID is assigned) in tx, the mutation's own
-// transaction. It must be the transaction's last write before commit, so
-// that positions follow commit order as closely as the engine allows.
-func (s *Store) InsertChange(ctx context.Context, tx bun.Tx, ch Change) error {
+// RecordChange adds ch (its ID is assigned on insert) to the change log in
+// the write transaction tx of RunWrite; call it last in the write's fn.
+// On PostgreSQL it inserts the row at once, as the transaction's last
+// write, so that positions follow commit order as closely as the engine
+// allows. In SQLite's write queue it only notes the row: the group writes
+// the rows of its successful writes in one statement just before it
+// commits (no savepoint needed for them, and one statement per group
+// instead of one per write), and a write that fails leaves none.
+func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
+	if r, ok := ctx.Value(writeReqKey{}).(*writeReq); ok {
+		r.changes = append(r.changes, ch)
+		return nil
+	}
 	ids, err := json.Marshal(ch.ItemIDs)
 	if err != nil {
 		return err
@@ -97,6 +107,32 @@ func (s *Store) InsertChange(ctx context.Context, tx bun.Tx, ch Change) error {
 			VALUES (pg_current_xact_id(), nextval('kit_changes_id_seq'), ?, ?, ?, ?, ?, ?)`
 	}
 	_, err = s.exec(ctx, tx, q, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+	return err
+}
+
+// insertChanges writes the change rows the successful writes of a group
+// recorded, in their order, in one statement.
+func (s *Store) insertChanges(ctx context.Context, tx bun.Tx, ok []*writeReq) error {
+	var sb strings.Builder
+	var args []any
+	for _, r := range ok {
+		for _, ch := range r.changes {
+			ids, err := json.Marshal(ch.ItemIDs)
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				sb.WriteString(`INSERT INTO kit_changes (team_id, collection, operation, item_ids, correlation_id, ts) VALUES (?, ?, ?, ?, ?, ?)`)
+			} else {
+				sb.WriteString(`, (?, ?, ?, ?, ?, ?)`)
+			}
+			args = append(args, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+		}
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	_, err := s.exec(ctx, tx, sb.String(), args...)
 	return err
 }
 

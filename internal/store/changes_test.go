@@ -35,7 +35,7 @@ func TestChangeCursorWaitsForEarlierPositions(t *testing.T) {
 		return tx
 	}
 	insert := func(tx bun.Tx, item string) {
-		if err := s.InsertChange(ctx, tx, store.Change{TeamID: "t1", Collection: "appNotes", Operation: "create", ItemIDs: []string{item}}); err != nil {
+		if err := s.RecordChange(ctx, tx, store.Change{TeamID: "t1", Collection: "appNotes", Operation: "create", ItemIDs: []string{item}}); err != nil {
 			t.Fatal(err)
 		}
 	}
