@@ -369,10 +369,29 @@ func (h *changeHub) loop() {
 		case <-h.wake:
 		case <-poll.C:
 		}
-		for h.poll(ctx) {
+		delivered := false
+		for {
+			more, n := h.poll(ctx)
+			delivered = delivered || n > 0
+			if !more {
+				break
+			}
+		}
+		if delivered {
+			// Let the changes committing meanwhile gather, so that each
+			// stream is written and flushed once for several of them: with
+			// many subscribers the fan-out, not the database, is the cost.
+			select {
+			case <-h.stop:
+				return
+			case <-time.After(coalesceDelivery):
+			}
 		}
 	}
 }
+
+// coalesceDelivery is the least time between two deliveries of one hub.
+const coalesceDelivery = 5 * time.Millisecond
 
 // checkAuthVersion reads the authorization counter (kit's own accounts
 // store only) and tells the streams when it changed.
@@ -400,12 +419,13 @@ func (h *changeHub) checkAuthVersion(ctx context.Context) {
 const changeBatch = 500
 
 // poll reads the log once and delivers what it found; it reports whether
-// a full batch came back (read again at once).
-func (h *changeHub) poll(ctx context.Context) bool {
+// a full batch came back (read again at once) and how many changes it
+// read.
+func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 	h.mu.Lock()
 	if !h.live {
 		h.mu.Unlock()
-		return false
+		return false, 0
 	}
 	cur, gen := h.cursor, h.gen
 	h.mu.Unlock()
@@ -414,7 +434,7 @@ func (h *changeHub) poll(ctx context.Context) bool {
 		if ctx.Err() == nil {
 			h.k.logger.Error("kit: read the change log", "error", err)
 		}
-		return false
+		return false, 0
 	}
 	reg := h.k.Collections()
 	frames := make([]*changeFrame, len(changes))
@@ -424,7 +444,7 @@ func (h *changeHub) poll(ctx context.Context) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.gen != gen {
-		return false // the subscribers left meanwhile; a new cursor rules
+		return false, 0 // the subscribers left meanwhile; a new cursor rules
 	}
 	h.cursor = cur
 	for _, f := range frames {
@@ -441,7 +461,7 @@ func (h *changeHub) poll(ctx context.Context) bool {
 			}
 		}
 	}
-	return len(changes) == changeBatch
+	return len(changes) == changeBatch, len(changes)
 }
 
 // pruneLoop runs retention every PruneInterval, once per period across the

@@ -73,6 +73,11 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 	// The channel is taken before the check, so that a change of the
 	// authorization counter after the check is not missed.
 	authCh := k.hub.authChanged()
+	ownStore := k.cfg.Directory == k.auth
+	var checkedAt int64 // the counter's value before the last check
+	if ownStore {
+		checkedAt, _ = k.auth.AuthVersion(r.Context())
+	}
 	acc, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
 	if err != nil {
 		k.WriteError(w, r, err)
@@ -161,7 +166,6 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 
 	heartbeat := time.NewTicker(k.hub.cfg.Heartbeat)
 	defer heartbeat.Stop()
-	ownStore := k.cfg.Directory == k.auth
 	var recheck <-chan time.Time // a host Directory is asked on every tick
 	if !ownStore {
 		t := time.NewTicker(k.hub.cfg.AuthCheckInterval)
@@ -205,9 +209,14 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-authCh:
+			// Only a stream checked under another value checks again, so
+			// the hub's first read of the counter costs nothing.
 			authCh = k.hub.authChanged()
-			if !stillAllowed() {
-				return
+			if v := k.hub.authVersion.Load(); v != checkedAt {
+				checkedAt = v
+				if !stillAllowed() {
+					return
+				}
 			}
 		case <-recheck:
 			if !stillAllowed() {
