@@ -24,9 +24,11 @@ type Change struct {
 	Operation string `json:"operation"`
 	// Collection is the registry key of the changed collection.
 	Collection string `json:"collection"`
-	// ItemID is the changed record (every operation but reorder).
+	// ItemID is the changed record, when the change concerns one record
+	// and is not a reorder.
 	ItemID string `json:"itemId,omitempty"`
-	// ItemIDs are the reordered records in their new order (reorder).
+	// ItemIDs are the reordered records in their new order (reorder), or
+	// the records a bulk delete of several removed.
 	ItemIDs []string `json:"itemIds,omitempty"`
 	// CorrelationID is the writing request's correlation id.
 	CorrelationID string `json:"correlationId"`

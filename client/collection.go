@@ -294,9 +294,11 @@ func (t *TypedCollection[T]) Update(ctx context.Context, id string, patch any, o
 }
 
 // Delete deletes the records ids. One id is DELETE /{apiPath}/{id};
-// several are one request, DELETE /{apiPath}?ids=a,b (the bulk endpoint
-// of issue 16: servers without it answer 405, [ErrMethodNotAllowed]). No
-// ids is no request.
+// several (at most 100) are one request, DELETE /{apiPath}?ids=a,b, all or
+// nothing: when one record cannot be deleted, none is, and the error is
+// the one its single delete gives ([ErrNotFound] for a missing record or
+// another team's, [ErrConflict] for one still referenced). No ids is no
+// request.
 func (t *TypedCollection[T]) Delete(ctx context.Context, ids ...string) error {
 	switch len(ids) {
 	case 0:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/collectionkit/kit/client"
@@ -223,26 +225,85 @@ func TestMutations(t *testing.T) {
 	})
 }
 
+// sentRequests is a transport that records the method and URL of every
+// request it passes on.
+type sentRequests struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (s *sentRequests) RoundTrip(r *http.Request) (*http.Response, error) {
+	s.mu.Lock()
+	s.sent = append(s.sent, r.Method+" "+r.URL.RequestURI())
+	s.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestBulkDelete: Delete of several ids is one DELETE ?ids= request, and
+// all or nothing: one id that cannot go deletes none and the error is the
+// one that record's single delete gives.
 func TestBulkDelete(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		s := newServer(t, e)
-		notes := s.client(t, "mia").Team("acme").Collection("appNotes")
-		a := s.seed(t, "mia", "appNotes", map[string]any{"body": "a"})
-		b := s.seed(t, "mia", "appNotes", map[string]any{"body": "b"})
-		keep := s.seed(t, "mia", "appNotes", map[string]any{"body": "keep"})
-		err := notes.Delete(t.Context(), a, b)
-		if errors.Is(err, client.ErrMethodNotAllowed) {
-			t.Skip("bulk delete (DELETE /{apiPath}?ids=a,b) is issue 16: the server does not serve it yet (405)")
+		cases := []struct {
+			name   string
+			key    string
+			bad    func(t *testing.T, s *server) string // the id that cannot go ("" for none)
+			status int
+			want   error
+		}{
+			{name: "several ids are deleted with one request", key: "appNotes"},
+			{name: "another team's record among them deletes none and is ErrNotFound", key: "appNotes", status: http.StatusNotFound, want: client.ErrNotFound,
+				bad: func(t *testing.T, s *server) string {
+					return s.seed(t, "gina", "appNotes", map[string]any{"body": "globex"})
+				}},
+			{name: "a missing record among them deletes none and is ErrNotFound", key: "appNotes", status: http.StatusNotFound, want: client.ErrNotFound,
+				bad: func(*testing.T, *server) string { return "00000000-0000-0000-0000-000000000000" }},
+			{name: "a referenced record among them deletes none and is ErrConflict", key: "shopCategories", status: http.StatusConflict, want: client.ErrConflict,
+				bad: func(t *testing.T, s *server) string {
+					cat := s.seed(t, "mia", "shopCategories", map[string]any{"title": "Used"})
+					s.seed(t, "mia", "shopProducts", map[string]any{"title": "User", "categoryId": cat})
+					return cat
+				}},
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		page, err := notes.List(t.Context(), client.Query{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(page.Items) != 1 || page.Items[0]["id"] != keep {
-			t.Errorf("got %v, want only %s left", page.Items, keep)
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				s := newServer(t, e)
+				sent := &sentRequests{}
+				col := s.client(t, "mia", client.WithHTTPClient(&http.Client{Transport: sent})).Team("acme").Collection(tc.key)
+				field := map[string]string{"appNotes": "body", "shopCategories": "title"}[tc.key]
+				a := s.seed(t, "mia", tc.key, map[string]any{field: "a"})
+				b := s.seed(t, "mia", tc.key, map[string]any{field: "b"})
+				keep := s.seed(t, "mia", tc.key, map[string]any{field: "keep"})
+				ids := []string{a, b}
+				if tc.bad != nil {
+					ids = []string{a, tc.bad(t, s), b}
+				}
+				err := col.Delete(t.Context(), ids...)
+				if tc.want == nil && err != nil {
+					t.Fatalf("got %v, want nil", err)
+				}
+				if tc.want != nil {
+					wantStatus(t, err, tc.status, tc.want)
+				}
+				if want := "DELETE /api/teams/acme/" + map[string]string{"appNotes": "app-notes", "shopCategories": "shop-categories"}[tc.key] + "?ids=" + strings.Join(ids, "%2C"); len(sent.sent) == 0 || sent.sent[len(sent.sent)-1] != want {
+					t.Errorf("requests: got %v, want the last one %q", sent.sent, want)
+				}
+				left, err := col.GetMany(t.Context(), a, b, keep)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := []string{a, b, keep}
+				if tc.want == nil {
+					want = []string{keep}
+				}
+				var got []string
+				for _, r := range left {
+					got = append(got, r["id"].(string))
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("records left: got %v, want %v", got, want)
+				}
+			})
 		}
 	})
 }

@@ -118,6 +118,9 @@ type TrackOptions struct {
 // Track records events for a change made outside kit's record API (the
 // spec's manual tracking) and returns the events written (none when the
 // server's tracking is disabled): POST /teams/{team}/kit-collection-events.
+// The server accepts an event about a record only when the caller could
+// make that change: a record of another team or of none is ErrNotFound, a
+// teammate's record the caller may not change ErrForbidden.
 func (t *Team) Track(ctx context.Context, opts TrackOptions) ([]Event, error) {
 	var out struct {
 		Items []Event `json:"items"`

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Op is a filter operator.
@@ -352,6 +353,10 @@ func opsFor(t FieldType) []Op {
 func (c *Collection) parseFilter(s string, lim QueryLimits) ([]Condition, error) {
 	if len(s) > lim.MaxFilterBytes {
 		return nil, qerr("filter", "must be at most %d bytes", lim.MaxFilterBytes)
+	}
+	if !utf8.ValidString(s) {
+		// Decoding would turn the bytes into U+FFFD and match that.
+		return nil, qerr("filter", "is not valid UTF-8")
 	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
 	dec.UseNumber()

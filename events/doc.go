@@ -96,7 +96,11 @@
 // and answers kit's list shape {"items": [...], "pagination": {...}}; a
 // bad parameter is a 400 naming it ("data": {"param": "..."}). Manual
 // tracking takes the spec's tracking options ([TrackOptions]); the team and
-// user come from the route and the credentials, never from the body.
+// user come from the route and the credentials, never from the body. It
+// records an event about a record only when the caller could make that
+// change now ([Tracker.TrackAs], through [kit.Records.CanChange]): a
+// record of another team or of none is a 404, a teammate's record the
+// caller may not change a 403, as the change itself would answer.
 //
 // # Cleanup and retention
 //

@@ -60,8 +60,9 @@ func shopDefinitions() []collections.Definition {
 //	globex: gina (owner)
 //	root:   global admin, member of nothing
 //
-// mia owns {miaProduct} (sku MIA-1, price 9.99, dimensions {"w":1,"h":2})
-// and {acmeCategory}; gina owns {ginaProduct}.
+// mia owns {miaProduct} (sku MIA-1, price 9.99, dimensions {"w":1,"h":2}),
+// {acmeCategory}, and the notes {miaNote} and {miaNote2}; max owns
+// {maxNote}; gina owns {ginaProduct} and {ginaNote}.
 var shopWorld = testkit.World{
 	Teams: []string{"acme", "globex"},
 	Users: []testkit.WorldUser{
@@ -77,6 +78,10 @@ var shopWorld = testkit.World{
 			"title": "mia's product", "sku": "MIA-1", "price": "9.99", "dimensions": map[string]any{"w": 1, "h": 2}}},
 		{Placeholder: "ginaProduct", Collection: "shopProducts", Owner: "gina", Data: map[string]any{
 			"title": "gina's product", "sku": "GINA-1", "price": "9.99", "dimensions": map[string]any{"w": 1, "h": 2}}},
+		{Placeholder: "miaNote", Collection: "appNotes", Owner: "mia", Data: map[string]any{"body": "mia's note"}},
+		{Placeholder: "miaNote2", Collection: "appNotes", Owner: "mia", Data: map[string]any{"body": "mia's second note"}},
+		{Placeholder: "maxNote", Collection: "appNotes", Owner: "max", Data: map[string]any{"body": "max's note"}},
+		{Placeholder: "ginaNote", Collection: "appNotes", Owner: "gina", Data: map[string]any{"body": "gina's note"}},
 	},
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -46,7 +45,14 @@ type TrackOptions struct {
 // own transaction and returns the events written (none when tracking is
 // Disabled). Bad options are a *kit.ValidationError (400); a failed write
 // is an error whatever the error mode: writing the events is all Track
-// does. Each call counts as one attempt in the health record.
+// does. Each call that gets as far as writing counts as one attempt in
+// the health record.
+//
+// Track checks the options' shape only: it is for host code that vouches
+// for the change itself (an import job, a migration), and may name ids
+// that are no record of the team. To record a change on behalf of a
+// caller who must be able to make it, as POST
+// /teams/{team}/kit-collection-events does, use [Tracker.TrackAs].
 func (t *Tracker) Track(ctx context.Context, teamID, userID string, opts TrackOptions) ([]Event, error) {
 	if teamID == "" {
 		return nil, teamauth.ErrTeamMissing
@@ -58,8 +64,53 @@ func (t *Tracker) Track(ctx context.Context, teamID, userID string, opts TrackOp
 	if err != nil {
 		return nil, err
 	}
+	return t.track(ctx, m)
+}
+
+// TrackAs records events as Track does, in actor a's team by a's user,
+// only when a could make the change now, by the record API's own rules
+// ([kit.Records.CanChange]), so that a caller cannot put into the team's
+// trail a change they could not have made. Every record the events name
+// must be a record of the team that a may change:
+//
+//   - update and delete: the record (each of ItemIDs for a delete of
+//     several) exists in the team and a may update or delete it; record a
+//     delete before the record is removed;
+//   - create: the record exists in the team (record the creation after
+//     it) and is a's own, or a is a team admin or owner.
+//
+// Otherwise nothing is written and the answer is the one the change
+// itself would get: kit.ErrNotFound (404) for an id of another team or of
+// no record, alike; a 403 error matching kit.ErrForbidden for a teammate's
+// record a may not change. The events stay marked as manual
+// (metadata.source "manual"), and their beforeData, data, updates and
+// result are the caller's account of the change, not kit's. With tracking
+// Disabled nothing is checked or written.
+func (t *Tracker) TrackAs(ctx context.Context, a kit.Actor, opts TrackOptions) ([]Event, error) {
+	if a.TeamID == "" {
+		return nil, teamauth.ErrTeamMissing
+	}
+	if t.cfg.Disabled {
+		return []Event{}, nil
+	}
+	m, err := t.mutationOf(ctx, a.TeamID, a.UserID, opts)
+	if err != nil {
+		return nil, err
+	}
+	ids := m.ItemIDs // the ids the events are written for (see changesOf)
+	if m.Operation != kit.OpDelete || len(ids) == 0 {
+		ids = []string{m.ItemID}
+	}
+	if err := t.k.Records(m.Collection).CanChange(ctx, a, m.Operation, ids...); err != nil {
+		return nil, err
+	}
+	return t.track(ctx, m)
+}
+
+// track writes m's events in a transaction of their own.
+func (t *Tracker) track(ctx context.Context, m *kit.Mutation) ([]Event, error) {
 	var evs []Event
-	err = t.k.DB().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := t.k.DB().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		built, err := t.build(ctx, tx, m, map[string]any{"source": "manual"})
 		if err != nil {
 			return err
@@ -152,16 +203,18 @@ func (t *Tracker) insertDirect(ctx context.Context, db bun.IDB, evs []Event) ([]
 	return evs, nil
 }
 
-// serveTrack answers POST /teams/{team}/kit-collection-events: 201 with
-// {"items": [the events written]}, or 200 with no items when tracking is
-// disabled.
+// serveTrack answers POST /teams/{team}/kit-collection-events for the
+// caller, as TrackAs: 201 with {"items": [the events written]}, 200 with no
+// items when tracking is disabled, 404 or 403 for a change the caller
+// could not have made.
 func (t *Tracker) serveTrack(w http.ResponseWriter, r *http.Request, acc *teamauth.Access) {
 	opts, err := readTrackOptions(w, r, t.k.MaxBodyBytes())
 	if err != nil {
 		t.k.WriteError(w, r, err)
 		return
 	}
-	evs, err := t.Track(r.Context(), acc.Team.ID, acc.User.ID, opts)
+	actor := kit.Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role}
+	evs, err := t.TrackAs(r.Context(), actor, opts)
 	if err != nil {
 		t.k.WriteError(w, r, err)
 		return
@@ -173,25 +226,14 @@ func (t *Tracker) serveTrack(w http.ResponseWriter, r *http.Request, acc *teamau
 	kit.WriteJSON(w, status, map[string]any{"items": evs})
 }
 
-// readTrackOptions reads a JSON body of tracking options: JSON (415), at
-// most limit bytes (413; kit's Config.MaxBodyBytes), one object with known
-// keys of the right types (400).
+// readTrackOptions reads a JSON body of tracking options (kit.ReadJSONBody:
+// JSON (415), at most limit bytes (413; kit's Config.MaxBodyBytes), UTF-8
+// text (400)), one object with known keys of the right types (400).
 func readTrackOptions(w http.ResponseWriter, r *http.Request, limit int64) (TrackOptions, error) {
 	var o TrackOptions
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		return o, &kit.Error{Status: http.StatusUnsupportedMediaType, Message: "the body must be JSON (Content-Type: application/json)"}
-	}
-	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	raw, err := kit.ReadJSONBody(w, r, limit)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return o, &kit.Error{Status: http.StatusRequestEntityTooLarge, Message: "the body is larger than the limit", Data: map[string]any{"limit": mbe.Limit}}
-		}
-		return o, &kit.Error{Status: http.StatusBadRequest, Message: "cannot read the body", Err: err}
-	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return o, &kit.Error{Status: http.StatusBadRequest, Message: "the body is empty; send a JSON object"}
+		return o, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()

@@ -2,12 +2,15 @@ package events_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
+	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
 )
 
 const track = "/api/teams/acme/kit-collection-events"
@@ -29,13 +32,13 @@ func TestManualTracking(t *testing.T) {
 			notContains []string
 		}{
 			{name: "a create is tracked with the data's fields for the route's team and the caller",
-				caller: "mia", body: `{"operation":"create","collection":"shopProducts","itemId":"ext-1","data":{"title":"Imported","id":"ext-1","owner":"x","stock":2}}`,
-				status: 201, events: 1, items: []string{"ext-1"},
+				caller: "mia", body: `{"operation":"create","collection":"shopProducts","itemId":"{miaProduct}","data":{"title":"Imported","id":"{miaProduct}","owner":"x","stock":2}}`,
+				status: 201, events: 1, items: []string{"{miaProduct}"},
 				changes:  `[{"fieldName":"title","oldValue":null,"newValue":"\"Imported\""},{"fieldName":"stock","oldValue":null,"newValue":"2"}]`,
 				contains: []string{`"items":[{`, `"teamId":"{acme}"`, `"userId":"{mia}"`, `"userName":"Mia"`, `"source":"manual"`}},
 			{name: "a create may take its fields from result",
-				caller: "mia", body: `{"operation":"create","collection":"shopProducts","itemId":"ext-2","result":{"id":"ext-2","title":"From result"}}`,
-				status: 201, events: 1, items: []string{"ext-2"}, changes: `[{"fieldName":"title","oldValue":null,"newValue":"\"From result\""}]`},
+				caller: "mia", body: `{"operation":"create","collection":"shopProducts","itemId":"{miaProduct}","result":{"id":"{miaProduct}","title":"From result"}}`,
+				status: 201, events: 1, items: []string{"{miaProduct}"}, changes: `[{"fieldName":"title","oldValue":null,"newValue":"\"From result\""}]`},
 			{name: "an update stores only the changed fields of updates against beforeData",
 				caller: "mia", body: `{"operation":"update","collection":"shopProducts","itemId":"{miaProduct}","updates":{"title":"Same","stock":3},"beforeData":{"title":"Same","stock":1}}`,
 				status: 201, events: 1, items: []string{"{miaProduct}"}, changes: `[{"fieldName":"stock","oldValue":"1","newValue":"3"}]`},
@@ -43,14 +46,17 @@ func TestManualTracking(t *testing.T) {
 				caller: "mia", body: `{"operation":"update","collection":"shopProducts","itemId":"{miaProduct}","result":{"title":"New","stock":1},"beforeData":{"title":"Old","stock":1}}`,
 				status: 201, events: 1, changes: `[{"fieldName":"title","oldValue":"\"Old\"","newValue":"\"New\""}]`},
 			{name: "a delete of several ids writes one event per id with no changes",
-				caller: "mia", body: `{"operation":"delete","collection":"shopProducts","itemIds":["a","b","c"],"beforeData":{"title":"secret"}}`,
-				status: 201, events: 3, items: []string{"a", "b", "c"}, changes: `[]`, notContains: []string{"secret"}},
+				caller: "alice", body: `{"operation":"delete","collection":"appNotes","itemIds":["{miaNote}","{maxNote}","{miaNote2}"],"beforeData":{"body":"secret"}}`,
+				status: 201, events: 3, items: []string{"{miaNote}", "{maxNote}", "{miaNote2}"}, changes: `[]`, notContains: []string{"secret"}},
 			{name: "the collection may be named by its API path and is stored by key",
-				caller: "mia", body: `{"operation":"delete","collection":"shop-products","itemId":"a"}`,
+				caller: "mia", body: `{"operation":"delete","collection":"shop-products","itemId":"{miaProduct}"}`,
 				status: 201, events: 1, contains: []string{`"collectionName":"shopProducts"`}},
 			{name: "the team may be named by id in the route",
-				path: "/api/teams/{acme}/kit-collection-events", caller: "max", body: `{"operation":"delete","collection":"appNotes","itemId":"n"}`,
+				path: "/api/teams/{acme}/kit-collection-events", caller: "max", body: `{"operation":"delete","collection":"appNotes","itemId":"{maxNote}"}`,
 				status: 201, events: 1, contains: []string{`"teamId":"{acme}"`, `"userName":"Max"`}},
+			{name: "a team owner may track a change of any record of the team",
+				caller: "alice", body: `{"operation":"update","collection":"appNotes","itemId":"{maxNote}","updates":{"body":"edited"},"beforeData":{"body":"max's note"}}`,
+				status: 201, events: 1, items: []string{"{maxNote}"}, changes: `[{"fieldName":"body","oldValue":"\"max's note\"","newValue":"\"edited\""}]`},
 
 			{name: "a missing operation is a 400 naming it", caller: "mia", body: `{"collection":"shopProducts","itemId":"a"}`, status: 400,
 				contains: []string{`"operation":"is required"`}},
@@ -75,9 +81,13 @@ func TestManualTracking(t *testing.T) {
 			{name: "a body that is not an object is a 400", caller: "mia", body: `["create"]`, status: 400, contains: []string{"JSON object"}},
 			{name: "malformed JSON is a 400", caller: "mia", body: `{"operation":`, status: 400, contains: []string{"malformed"}},
 			{name: "an empty body is a 400", caller: "mia", body: ` `, status: 400, contains: []string{"empty"}},
+			{name: "bytes that are not UTF-8 are a 400, not an event holding U+FFFD", caller: "mia", body: "{\"operation\":\"create\",\"collection\":\"shopProducts\",\"itemId\":\"a\",\"data\":{\"title\":\"a\xffb\"}}", status: 400,
+				contains: []string{"not valid UTF-8"}},
+			{name: "a lone surrogate escape is a 400", caller: "mia", body: `{"operation":"create","collection":"shopProducts","itemId":"a","data":{"title":"\ud800"}}`, status: 400,
+				contains: []string{"lone UTF-16 surrogate"}},
 			{name: "a body that is not JSON is a 415", caller: "mia", contentType: "text/plain", body: `operation=create`, status: 415},
-			{name: "a member of another team cannot track into the team", caller: "gina", body: `{"operation":"delete","collection":"shopProducts","itemId":"a"}`, status: 403},
-			{name: "an anonymous caller cannot track", body: `{"operation":"delete","collection":"shopProducts","itemId":"a"}`, status: 401},
+			{name: "a member of another team cannot track into the team", caller: "gina", body: `{"operation":"delete","collection":"shopProducts","itemId":"{miaProduct}"}`, status: 403},
+			{name: "an anonymous caller cannot track", body: `{"operation":"delete","collection":"shopProducts","itemId":"{miaProduct}"}`, status: 401},
 			{name: "the tracking route takes no GET", caller: "mia", status: 405},
 		}
 		for _, sc := range scenarios {
@@ -132,6 +142,75 @@ func TestManualTracking(t *testing.T) {
 	})
 }
 
+// TestManualEventsCannotBeForged: a manual event about a record is
+// accepted only from a caller who could have made the change (issue 16,
+// item 3.8). Another team's record and a missing one answer the identical
+// 404, a teammate's record the caller may not change a 403, exactly as
+// the change itself would; nothing is written, no attempt is counted and
+// no record changes.
+func TestManualEventsCannotBeForged(t *testing.T) {
+	t.Parallel()
+	const (
+		notFound  = `{"status":404,"statusText":"Not Found","message":"record not found"}`
+		noDelete  = `{"status":403,"statusText":"Forbidden","message":"a member may delete only the records they own; team admins and owners may delete any"}`
+		noUpdate  = `{"status":403,"statusText":"Forbidden","message":"a member may update only the records they own; team admins and owners may update any"}`
+		noCreator = `{"status":403,"statusText":"Forbidden","message":"only the record's owner, or a team admin or owner, may account for its creation"}`
+	)
+	cases := []struct {
+		name, caller, body string
+		status             int
+		want               string // the exact body
+	}{
+		{"a member's delete of a teammate's record is a 403", "max",
+			`{"operation":"delete","collection":"shopProducts","itemId":"{miaProduct}","beforeData":{"title":"made up"}}`, 403, noDelete},
+		{"a member's update of a teammate's record is a 403", "max",
+			`{"operation":"update","collection":"shopProducts","itemId":"{miaProduct}","updates":{"price":"0.01"},"beforeData":{"price":"9.99"}}`, 403, noUpdate},
+		{"a member's create of a teammate's record is a 403", "max",
+			`{"operation":"create","collection":"appNotes","itemId":"{miaNote}","data":{"body":"mine now"}}`, 403, noCreator},
+		{"a delete of several ids with one teammate's record among the caller's own is a 403", "mia",
+			`{"operation":"delete","collection":"appNotes","itemIds":["{miaNote}","{maxNote}"]}`, 403, noDelete},
+		{"a member's delete of another team's record is a 404", "mia",
+			`{"operation":"delete","collection":"shopProducts","itemId":"{ginaProduct}","beforeData":{"title":"gina's product"}}`, 404, notFound},
+		{"an owner's delete of another team's record is the same 404", "alice",
+			`{"operation":"delete","collection":"shopProducts","itemId":"{ginaProduct}"}`, 404, notFound},
+		{"an update of another team's record is the same 404", "alice",
+			`{"operation":"update","collection":"appNotes","itemId":"{ginaNote}","updates":{"body":"x"}}`, 404, notFound},
+		{"a delete of a missing record is the same 404", "mia",
+			`{"operation":"delete","collection":"shopProducts","itemId":"a"}`, 404, notFound},
+		{"a create naming no record is the same 404", "mia",
+			`{"operation":"create","collection":"shopProducts","itemId":"ext-1","data":{"title":"Imported"}}`, 404, notFound},
+		{"a record named under another collection is the same 404", "mia",
+			`{"operation":"delete","collection":"appNotes","itemId":"{miaProduct}"}`, 404, notFound},
+		{"a delete of several ids with one of another team is the same 404", "mia",
+			`{"operation":"delete","collection":"app-notes","itemIds":["{miaNote}","{ginaNote}"]}`, 404, notFound},
+	}
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				t.Parallel() // each case has its own world
+				w := newWorld(t, e, events.Config{})
+				before := w.snapshot(t)
+				res := w.do(t, "POST", track, tc.caller, tc.body)
+				if res.status != tc.status {
+					t.Errorf("status: got %d, want %d", res.status, tc.status)
+				}
+				if got := strings.TrimSpace(res.body); got != tc.want {
+					t.Errorf("body:\n got %s\nwant %s", got, tc.want)
+				}
+				if n := w.count(t, "kit_events"); n != 0 {
+					t.Errorf("events: got %d, want 0", n)
+				}
+				if h := w.tr.Health(); h.Total != 0 || h.Failed != 0 {
+					t.Errorf("health: got total %d failed %d, want no attempt", h.Total, h.Failed)
+				}
+				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+					t.Errorf("rows changed: got %d, want 0", n)
+				}
+			})
+		}
+	})
+}
+
 // TestManualTrackingFailure fails the insert: manual tracking answers 500
 // whatever the mode, since writing the event is all it does.
 func TestManualTrackingFailure(t *testing.T) {
@@ -141,7 +220,7 @@ func TestManualTrackingFailure(t *testing.T) {
 			t.Run(string(f), func(t *testing.T) {
 				w := newWorld(t, e, mode(events.ModeSilent))
 				repair, cause := w.breakTracking(t, f)
-				res := w.do(t, "POST", track, "mia", `{"operation":"delete","collection":"shopProducts","itemId":"a"}`)
+				res := w.do(t, "POST", track, "mia", `{"operation":"delete","collection":"shopProducts","itemId":"{miaProduct}"}`)
 				repair()
 				if res.status != 500 || strings.Contains(res.body, cause) {
 					t.Fatalf("status: got %d %s, want 500 without the cause", res.status, res.body)
@@ -175,6 +254,54 @@ func TestTrackFromGo(t *testing.T) {
 		}
 		if _, err := w.tr.Track(context.Background(), "", w.ids["alice"], events.TrackOptions{}); err == nil {
 			t.Errorf("no team: got no error, want one")
+		}
+	})
+}
+
+// TestTrackAsFromGo uses Tracker.TrackAs without HTTP: the actor's rights
+// decide, as they do for the record API; Track, for host code, checks
+// shape only.
+func TestTrackAsFromGo(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e, events.Config{})
+		ctx := context.Background()
+		del := func(id string) events.TrackOptions {
+			return events.TrackOptions{Operation: "delete", Collection: "shopProducts", ItemID: w.expand(id)}
+		}
+		cases := []struct {
+			name  string
+			actor string
+			opts  events.TrackOptions
+			is    error // nil: tracked
+		}{
+			{"the record's owner may track its delete", "mia", del("{miaProduct}"), nil},
+			{"a teammate may not", "max", del("{miaProduct}"), kit.ErrForbidden},
+			{"another team's record is not found", "mia", del("{ginaProduct}"), kit.ErrNotFound},
+			{"a missing record is not found", "alice", del("x"), kit.ErrNotFound},
+		}
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				evs, err := w.tr.TrackAs(ctx, w.actors[tc.actor], tc.opts)
+				if tc.is == nil {
+					if err != nil || len(evs) != 1 || evs[0].ItemID != tc.opts.ItemID {
+						t.Fatalf("got %v, %v; want one event for %s", evs, err, tc.opts.ItemID)
+					}
+					return
+				}
+				if !errors.Is(err, tc.is) || evs != nil {
+					t.Errorf("got %v, %v; want no events and %v", evs, err, tc.is)
+				}
+			})
+		}
+		if _, err := w.tr.TrackAs(ctx, kit.Actor{UserID: w.ids["mia"]}, del("{miaProduct}")); !errors.Is(err, teamauth.ErrTeamMissing) {
+			t.Errorf("no team: got %v, want ErrTeamMissing", err)
+		}
+		if evs, err := w.tr.Track(ctx, w.ids["acme"], w.ids["max"], del("not-a-record")); err != nil || len(evs) != 1 {
+			t.Errorf("Track for host code: got %v, %v; want one event, unchecked", evs, err)
+		}
+		if n := w.count(t, "kit_events"); n != 2 {
+			t.Errorf("events: got %d, want 2 (mia's delete and the host's)", n)
 		}
 	})
 }

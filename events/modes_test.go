@@ -201,7 +201,7 @@ func testHealthEndpoint(t *testing.T, e testdb.Engine) {
 	repair, _ := w.breakTracking(t, failTrigger)
 	w.do(t, "PATCH", products+"/{miaProduct}", "mia", `{"stock":2}`)
 	repair()
-	w.do(t, "POST", "/api/teams/acme/kit-collection-events", "mia", `{"operation":"delete","collection":"shopProducts","itemId":"gone"}`)
+	w.do(t, "POST", "/api/teams/acme/kit-collection-events", "mia", `{"operation":"delete","collection":"shopProducts","itemId":"{miaProduct}"}`)
 
 	scenarios := []struct {
 		name, caller string

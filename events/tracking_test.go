@@ -116,7 +116,7 @@ func TestChangeRules(t *testing.T) {
 			},
 			{name: "a rejected create writes no event", method: "POST", path: products, caller: "mia", body: `{"sku":"no title"}`, status: 400},
 			{name: "a duplicate unique value writes no event", method: "POST", path: products, caller: "mia", body: `{"title":"X","sku":"MIA-1"}`, status: 409},
-			{name: "an update of another member's record writes no event", method: "PATCH", path: products + "/{miaProduct}", caller: "max", body: `{"stock":1}`, status: 404},
+			{name: "an update of another member's record writes no event", method: "PATCH", path: products + "/{miaProduct}", caller: "max", body: `{"stock":1}`, status: 403},
 			{name: "a delete of another team's record writes no event", method: "DELETE", path: products + "/{ginaProduct}", caller: "alice", status: 404},
 			{name: "an empty update writes nothing and records nothing", method: "PATCH", path: products + "/{miaProduct}", caller: "mia", body: `{}`, status: 200},
 		}

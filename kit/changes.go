@@ -87,9 +87,11 @@ type ChangeEvent struct {
 	Operation Operation `json:"operation"`
 	// Collection is the registry key of the changed collection.
 	Collection string `json:"collection"`
-	// ItemID is the changed record (every operation but reorder).
+	// ItemID is the changed record, when the change concerns one record
+	// and is not a reorder.
 	ItemID string `json:"itemId,omitempty"`
-	// ItemIDs are the reordered records, in their new order (reorder).
+	// ItemIDs are the reordered records in their new order (reorder), or
+	// the records a bulk delete of several removed.
 	ItemIDs []string `json:"itemIds,omitempty"`
 	// CorrelationID is the writing request's X-Correlation-Id (or the
 	// generated one).
@@ -108,8 +110,8 @@ func (k *Kit) changesOn() bool { return !k.cfg.Changes.Disabled }
 // recordChange writes m to the change log in tx, the mutation's
 // transaction, after every OnMutationTx listener.
 func (k *Kit) recordChange(ctx context.Context, tx bun.Tx, m *Mutation) error {
-	ids := m.ItemIDs
-	if m.Operation != OpReorder || len(ids) == 0 {
+	ids := m.ItemIDs // reorder, delete (several for a bulk delete)
+	if len(ids) == 0 {
 		ids = []string{m.ItemID}
 	}
 	return k.store.RecordChange(ctx, tx, store.Change{
@@ -186,9 +188,9 @@ func (k *Kit) frameOf(reg *collections.Registry, ch store.Change) *changeFrame {
 		ID: ch.ID, Operation: Operation(ch.Operation), Collection: ch.Collection,
 		CorrelationID: ch.CorrelationID, Timestamp: ch.Timestamp, Invalidate: invalidateKeys(reg, ch.Collection),
 	}
-	if ev.Operation == OpReorder {
+	if ev.Operation == OpReorder || len(ch.ItemIDs) > 1 {
 		ev.ItemIDs = ch.ItemIDs
-	} else if len(ch.ItemIDs) > 0 {
+	} else if len(ch.ItemIDs) == 1 {
 		ev.ItemID = ch.ItemIDs[0]
 	}
 	data, _ := json.Marshal(ev) // plain strings and numbers: cannot fail

@@ -552,3 +552,20 @@ func TestChangeStreamReportsAnAdminDeleteWithoutListeners(t *testing.T) {
 		}
 	})
 }
+
+func TestChangeStreamReportsABulkDeleteAsOneChange(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		s, _ := w.stream(t, "alice", "")
+		a, b := w.createNote(t, "alice"), w.createNote(t, "alice")
+		s.change(t)
+		s.change(t)
+		if res := w.do(t, "DELETE", "/api/teams/acme/app-notes?ids="+a+","+b, "alice", "", ""); res.status != 204 {
+			t.Fatalf("bulk delete: got %d %s, want 204", res.status, res.body)
+		}
+		got := s.change(t)
+		if got.Operation != kit.OpDelete || got.ItemID != "" || !slices.Equal(got.ItemIDs, []string{a, b}) {
+			t.Errorf("got %+v, want one delete with itemIds [%s %s]", got, a, b)
+		}
+	})
+}

@@ -30,10 +30,12 @@
 // # Tenancy
 //
 // Every record belongs to a team; the team comes from the route (or the
-// [Actor]), never from a body, query or header. A record of another team,
-// or one the caller may not change, answers exactly like a missing one:
-// [ErrNotFound], HTTP 404. Members update and delete their own records;
-// team admins and owners any record of the team.
+// [Actor]), never from a body, query or header. A record of another team
+// answers exactly like a missing one: [ErrNotFound], HTTP 404. Members
+// update, delete and move their own records; team admins and owners any
+// record of the team. A member who changes another member's record, which
+// they can read in the team's list, gets a 403 matching [ErrForbidden].
+// [Records.CanChange] asks the same question without changing anything.
 //
 // # Record API
 //

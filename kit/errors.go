@@ -11,12 +11,15 @@ import (
 // Errors callers branch on with errors.Is. Each carries its HTTP status,
 // which the handler answers with.
 var (
-	// ErrNotFound: no such record in the actor's team, or one the actor may
-	// not touch; the two are indistinguishable on purpose (404).
+	// ErrNotFound: no such record in the actor's team (404). A record of
+	// another team answers exactly like a missing one, on purpose.
 	ErrNotFound error = store.ErrNotFound
 	// ErrUnknownCollection: no collection is registered under the key (404).
 	ErrUnknownCollection error = apierror.New(404, "collection not found")
-	// ErrForbidden: the actor may not do this (403).
+	// ErrForbidden: the actor may not do this (403): for example a member
+	// changing another member's record of the team, which the member can
+	// read. Refusals carry a message of their own and match ErrForbidden
+	// with errors.Is.
 	ErrForbidden error = apierror.New(403, "forbidden")
 	// ErrSchemaDrift: a stored table no longer matches its collection; the
 	// error is a *DriftError naming collection, field, old and new type.

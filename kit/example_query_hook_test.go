@@ -53,6 +53,6 @@ func ExampleConfig_queryHook() {
 		log.Fatal(err)
 	}
 	// Output:
-	// INSERT app_notes, 8 arguments, err=<nil>
-	// UPDATE app_notes, 5 arguments, err=<nil>
+	// INSERT app_notes, 9 arguments, err=<nil>
+	// UPDATE app_notes, 6 arguments, err=<nil>
 }

@@ -1,7 +1,10 @@
 package kit_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,8 +141,8 @@ func TestCollectionEndpoints(t *testing.T) {
 		// Update.
 		{name: "a member updates their own record", method: "PATCH", path: products + "/{miaProduct}", caller: "mia", body: `{"price":"12"}`, status: 200,
 			contains: []string{`"price":"12.00"`, `"sku":"MIA-1"`, `"updatedBy":"{mia}"`}, hooks: 1, rows: 1},
-		{name: "a member cannot update another member's record", method: "PATCH", path: products + "/{maxProduct}", caller: "mia", body: `{"price":"12"}`, status: 404,
-			contains: []string{notFoundBody}},
+		{name: "a member cannot update another member's record of the team: 403", method: "PATCH", path: products + "/{maxProduct}", caller: "mia", body: `{"price":"12"}`, status: 403,
+			contains: []string{`"message":"a member may update only the records they own; team admins and owners may update any"`}},
 		{name: "an admin updates any record of the team", method: "PATCH", path: products + "/{maxProduct}", caller: "adam", body: `{"title":"Renamed"}`, status: 200,
 			contains: []string{`"title":"Renamed"`, `"owner":"{max}"`}, hooks: 1, rows: 1},
 		{name: "an owner updates any record of the team", method: "PATCH", path: products + "/{maxProduct}", caller: "alice", body: `{"title":"Renamed"}`, status: 200, hooks: 1, rows: 1},
@@ -157,7 +160,8 @@ func TestCollectionEndpoints(t *testing.T) {
 
 		// Delete.
 		{name: "a member deletes their own record", method: "DELETE", path: products + "/{miaProduct}", caller: "mia", status: 204, hooks: 1, rows: 1},
-		{name: "a member cannot delete another member's record", method: "DELETE", path: products + "/{maxProduct}", caller: "mia", status: 404, contains: []string{notFoundBody}},
+		{name: "a member cannot delete another member's record of the team: 403", method: "DELETE", path: products + "/{maxProduct}", caller: "mia", status: 403,
+			contains: []string{`"message":"a member may delete only the records they own; team admins and owners may delete any"`}},
 		{name: "an admin deletes any record of the team", method: "DELETE", path: products + "/{maxProduct}", caller: "adam", status: 204, hooks: 1, rows: 1},
 		{name: "an owner cannot delete another team's record", method: "DELETE", path: products + "/{ginaProduct}", caller: "alice", status: 404, contains: []string{notFoundBody}},
 		{name: "a referenced record cannot be deleted and the answer names who references it", method: "DELETE", path: "/api/teams/acme/shop-categories/{acmeCategory}", caller: "alice", status: 409,
@@ -227,6 +231,10 @@ func TestBadInputs(t *testing.T) {
 			contains: []string{`"status":404`, `"message":"no such route"`}},
 		{name: "a bad filter is a 400 naming the parameter", method: "GET", path: products + "?filter=%7Bnope", caller: "mia", status: 400,
 			contains: []string{`"param":"filter"`}},
+		{name: "an integer beyond 2^53 in a filter is a 400 naming the parameter, not a rounded match", method: "GET", path: products + "?filter=%7B%22stock%22%3A%7B%22eq%22%3A9007199254740993%7D%7D", caller: "mia", status: 400,
+			contains: []string{`"param":"filter"`, "2^53"}},
+		{name: "invalid UTF-8 in a filter value is a 400 naming the parameter", method: "GET", path: products + "?filter=%7B%22title%22%3A%22a%FFb%22%7D", caller: "mia", status: 400,
+			contains: []string{`"param":"filter"`}},
 		{name: "a bad page is a 400 naming the parameter", method: "GET", path: products + "?page=0", caller: "mia", status: 400,
 			contains: []string{`"param":"page"`}},
 		{name: "a bad sort is a 400 naming the parameter", method: "GET", path: products + "?sort=nope", caller: "mia", status: 400,
@@ -243,4 +251,47 @@ func TestMethodNotAllowedListsTheAllowedMethods(t *testing.T) {
 	if got, want := res.header.Get("Allow"), "DELETE, GET, PATCH"; got != want {
 		t.Errorf("Allow: got %q, want %q", got, want)
 	}
+}
+
+func TestHTTPTextSortsAsPeopleReadIt(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		w := newWorld(t, e)
+		for i, title := range []string{"zebra", "Émile", "cherry", "Banana", "apple"} {
+			body := fmt.Sprintf(`{"title":%q,"sku":"S-%d"}`, title, i)
+			if r := w.do(t, "POST", products, "adam", "application/json", body); r.status != 201 {
+				t.Fatalf("create %s: got %d, want 201 (%s)", title, r.status, r.body)
+			}
+		}
+		filter := url.QueryEscape(`{"title":{"gte":"apple","lt":"mia"}}`)
+		cases := []struct {
+			name, query string
+			want        []string
+		}{
+			{"sort=title orders as people read (case and accents aside), and a text range agrees", "?sort=title&filter=" + filter,
+				[]string{"apple", "Banana", "cherry", "Émile", "max's product"}},
+			{"sort=-title is the reverse", "?sort=-title&filter=" + filter,
+				[]string{"max's product", "Émile", "cherry", "Banana", "apple"}},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				r := w.do(t, "GET", products+c.query, "adam", "", "")
+				if r.status != 200 {
+					t.Fatalf("got %d, want 200 (%s)", r.status, r.body)
+				}
+				var list struct {
+					Items []struct {
+						Title string `json:"title"`
+					} `json:"items"`
+				}
+				decodeJSON(t, r.body, &list)
+				var got []string
+				for _, it := range list.Items {
+					got = append(got, it.Title)
+				}
+				if !slices.Equal(got, c.want) {
+					t.Errorf("got %q, want %q", got, c.want)
+				}
+			})
+		}
+	})
 }

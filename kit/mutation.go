@@ -25,7 +25,10 @@ const (
 
 // Mutation is the kit:mutation payload. Create carries Data, Result and
 // ItemID; update carries ItemID, Updates, BeforeData and Result; delete
-// carries ItemIDs and BeforeData (the deleted record's last state).
+// carries ItemIDs and BeforeData (the deleted record's last state). A
+// bulk delete ([Records.DeleteMany]) of several records is one Mutation:
+// ItemIDs names them all, ItemID is empty and BeforeData maps each id to
+// its record's last state.
 type Mutation struct {
 	Operation     Operation      `json:"operation"`
 	Collection    string         `json:"collection"`

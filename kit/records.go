@@ -49,6 +49,28 @@ func (a Actor) canWrite(rec Record) bool {
 	return owner == a.UserID
 }
 
+// mayChange returns nil when the actor may op rec (see canWrite), else a
+// 403 error matching ErrForbidden. Call it only with a record of the
+// actor's team: the actor can read it, so refusing it reveals nothing.
+func (a Actor) mayChange(op Operation, rec Record) error {
+	if a.canWrite(rec) {
+		return nil
+	}
+	return errMayNot(op)
+}
+
+// errMayNot is the 403 a member gets for op on another member's record.
+func errMayNot(op Operation) error {
+	msg := fmt.Sprintf("a member may %s only the records they own; team admins and owners may %s any", op, op)
+	switch op {
+	case OpCreate:
+		msg = "only the record's owner, or a team admin or owner, may account for its creation"
+	case OpReorder:
+		msg = "a member may reorder only when every record that changes place is theirs"
+	}
+	return &Error{Status: 403, Message: msg, Err: ErrForbidden}
+}
+
 // Records is the Go record API of one collection: the same validation,
 // tenancy rules and mutation hooks as the HTTP API.
 type Records struct {
@@ -193,9 +215,10 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 }
 
 // Update applies a partial update to record id and returns the stored
-// record. A member may update only records they own; otherwise, and for
-// records of other teams, the answer is ErrNotFound and nothing is
-// written. An update that changes nothing (an empty body, or only values
+// record. A record of another team, or none, is ErrNotFound (404). A
+// member may update only records they own: another member's record of
+// the team is a 403 error matching ErrForbidden. Nothing is written in
+// either case. An update that changes nothing (an empty body, or only values
 // equal to the stored ones) writes nothing and fires no hook.
 func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
 	started := time.Now()
@@ -214,8 +237,8 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 		if err != nil {
 			return err
 		}
-		if !a.canWrite(before) {
-			return ErrNotFound
+		if err := a.mayChange(OpUpdate, before); err != nil {
+			return err
 		}
 		changes = dropUnchanged(before, changes)
 		if len(changes) == 0 {
@@ -291,8 +314,8 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 		if err != nil {
 			return err
 		}
-		if !a.canWrite(before) {
-			return ErrNotFound
+		if err := a.mayChange(OpDelete, before); err != nil {
+			return err
 		}
 		if err := r.k.checkNoChildren(ctx, tx, c, a.TeamID, id); err != nil {
 			return err

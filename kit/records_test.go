@@ -1284,17 +1284,17 @@ func TestRecordsTenancy(t *testing.T) {
 			mustCreate(t, k, productsKey, carolB, map[string]any{"title": "B copy", "sku": "A-1"})
 		})
 
-		t.Run("another member gets not found on update and delete", func(t *testing.T) {
+		t.Run("another member gets forbidden on update and delete", func(t *testing.T) {
 			tx0, after0 := hooks.counts()
-			if _, err := r.Update(ctx, bobA, sid, map[string]any{"title": "bob was here"}); !errors.Is(err, kit.ErrNotFound) {
-				t.Errorf("Update: got %v, want ErrNotFound", err)
+			if _, err := r.Update(ctx, bobA, sid, map[string]any{"title": "bob was here"}); !errors.Is(err, kit.ErrForbidden) || kit.StatusOf(err) != 403 {
+				t.Errorf("Update: got %v (%d), want ErrForbidden (403)", err, kit.StatusOf(err))
 			}
-			if err := r.Delete(ctx, bobA, sid); !errors.Is(err, kit.ErrNotFound) {
-				t.Errorf("Delete: got %v, want ErrNotFound", err)
+			if err := r.Delete(ctx, bobA, sid); !errors.Is(err, kit.ErrForbidden) || kit.StatusOf(err) != 403 {
+				t.Errorf("Delete: got %v (%d), want ErrForbidden (403)", err, kit.StatusOf(err))
 			}
 			noRole := kit.Actor{UserID: "nobody", TeamID: teamA}
-			if err := r.Delete(ctx, noRole, sid); !errors.Is(err, kit.ErrNotFound) {
-				t.Errorf("Delete with no role: got %v, want ErrNotFound", err)
+			if err := r.Delete(ctx, noRole, sid); !errors.Is(err, kit.ErrForbidden) {
+				t.Errorf("Delete with no role: got %v, want ErrForbidden", err)
 			}
 			unchanged(t)
 			hooks.wantNoHooks(t, tx0, after0)
@@ -1687,14 +1687,14 @@ func TestRecordsStringOrderIsTheSameOnEveryEngine(t *testing.T) {
 			params url.Values
 			want   []any
 		}{
-			{"ascending sort is by code point", query("sort", "title"),
-				[]any{"A", "B", "E", "Z-1", "a", "a b", "ab", "b", "z", "é"}},
-			{"descending sort is by code point", query("sort", "-title"),
-				[]any{"é", "z", "b", "ab", "a b", "a", "Z-1", "E", "B", "A"}},
-			{"gt compares by code point", query("sort", "title", "filter", `{"title":{"gt":"Z"}}`),
-				[]any{"Z-1", "a", "a b", "ab", "b", "z", "é"}},
-			{"lt compares by code point", query("sort", "title", "filter", `{"title":{"lt":"a"}}`),
-				[]any{"A", "B", "E", "Z-1"}},
+			{"ascending sort ignores case and accents, code point breaking ties", query("sort", "title"),
+				[]any{"A", "a", "a b", "ab", "B", "b", "E", "é", "z", "Z-1"}},
+			{"descending sort is its exact reverse", query("sort", "-title"),
+				[]any{"Z-1", "z", "é", "E", "b", "B", "ab", "a b", "a", "A"}},
+			{"gt compares in the same order", query("sort", "title", "filter", `{"title":{"gt":"Z"}}`),
+				[]any{"z", "Z-1"}},
+			{"lt compares in the same order", query("sort", "title", "filter", `{"title":{"lt":"a"}}`),
+				[]any{"A"}},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
@@ -1729,8 +1729,8 @@ func TestRecordsUpdateKeepsEveryRule(t *testing.T) {
 				map[string]any{"title": "renamed", "price": "12.5", "weight": 3.25, "isActive": false, "publishedAt": published.Format(time.RFC3339Nano)}, nil, true},
 			{"an admin changes a member's record", adminA, false, map[string]any{"status": "live"}, nil, true},
 			{"values equal to the stored ones write nothing", aliceA, false, map[string]any{"title": "first", "sku": "A"}, nil, false},
-			{"another member's record is not found", bobA, false, map[string]any{"title": "taken over"},
-				func(err error) bool { return errors.Is(err, kit.ErrNotFound) }, false},
+			{"another member's record is forbidden", bobA, false, map[string]any{"title": "taken over"},
+				func(err error) bool { return errors.Is(err, kit.ErrForbidden) && kit.StatusOf(err) == 403 }, false},
 			{"another team's record is not found", carolB, false, map[string]any{"title": "taken over"},
 				func(err error) bool { return errors.Is(err, kit.ErrNotFound) }, false},
 			{"a missing record is not found", aliceA, true, map[string]any{"title": "ghost"},

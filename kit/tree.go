@@ -196,7 +196,8 @@ func checkArrangeRole(c *collections.Collection, a Actor) error {
 // Who may move: by default the update rule (a member moves their own
 // records, whatever the records around them; admins and owners any);
 // hierarchy.moveRole sets a least role instead (403 below it). A record of
-// another team, or one the actor may not move, is ErrNotFound. A parent
+// another team, or none, is ErrNotFound; another member's record that a
+// member may not move is a 403 error matching ErrForbidden. A parent
 // that is not a record of the team, the record itself or one of its
 // descendants is a *ValidationError (400). A move to where the record
 // already is writes nothing and fires no hook.
@@ -227,8 +228,10 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 		if err != nil {
 			return err
 		}
-		if c.ArrangeRole() == "" && !a.canWrite(node) {
-			return ErrNotFound
+		if c.ArrangeRole() == "" {
+			if err := a.mayChange(OpMove, node); err != nil {
+				return err
+			}
 		}
 		oldParent := parentOf(c, node)
 		oldPath, ok := node[pathName].(string)
@@ -418,8 +421,7 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 		if c.ArrangeRole() == "" && !a.Role.AtLeast(teamauth.RoleAdmin) {
 			for id := range changed {
 				if byID[id]["owner"] != a.UserID {
-					return &Error{Status: 403, Err: ErrForbidden,
-						Message: "a member may reorder only when every record that changes place is theirs"}
+					return errMayNot(OpReorder)
 				}
 			}
 		}

@@ -208,7 +208,7 @@ func TestTreeMove(t *testing.T) {
 		{name: "a move under a deeper descendant is a 400", actor: treeAdam, node: "r1", parent: "a1x", status: 400, msg: "own descendants"},
 		{name: "a parent of another team is a 400", actor: treeMia, node: "a", parent: "g1", status: 400, msg: "refers to no docsFolders record of this team"},
 		{name: "a negative order is a 400", actor: treeMia, node: "a", parent: "r2", order: -1, status: 400, msg: "0 or more"},
-		{name: "a member cannot move another member's node: 404 like a missing one", actor: treeMia, node: "b", parent: "r2", status: 404, msg: "record not found"},
+		{name: "a member cannot move another member's node of the team: 403", actor: treeMia, node: "b", parent: "r2", status: 403, msg: "a member may move only the records they own"},
 		{name: "a node of another team is a 404 like a missing one", actor: treeAdam, node: "g2", parent: "", status: 404, msg: "record not found"},
 		{name: "a node of another team under a parent of this team is a 404 too", actor: treeAdam, node: "g2", parent: "r1", status: 404, msg: "record not found"},
 		{name: "a missing node is a 404", actor: treeAdam, node: "missing", parent: "", status: 404, msg: "record not found"},
@@ -541,7 +541,7 @@ func TestTreeDelete(t *testing.T) {
 				parent: "r1", want: []string{"a", "b"}},
 			{name: "a leaf is deleted and its later siblings move up", key: foldersKey, actor: treeMax, node: "a1x", parent: "a1", want: []string{}, hooks: 1, rows: 1},
 			{name: "deleting a first child renumbers the others", key: foldersKey, actor: treeAdam, node: "c", parent: "r2", want: []string{"c1", "c2"}, hooks: 1, rows: 3},
-			{name: "a member cannot delete another member's node", key: foldersKey, actor: treeMia, node: "c", status: 404, parent: "r2", want: []string{"c", "c1", "c2"}},
+			{name: "a member cannot delete another member's node: 403", key: foldersKey, actor: treeMia, node: "c", status: 403, parent: "r2", want: []string{"c", "c1", "c2"}},
 			{name: "deleting a task renumbers the list", key: tasksKey, actor: treeMia, node: "t1", want: []string{"t2", "t3"}, hooks: 1, rows: 3},
 		}
 		for _, tc := range cases {

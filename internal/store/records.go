@@ -129,6 +129,11 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 		cols = append(cols, quote(a.Column))
 		marks = append(marks, "?")
 		args = append(args, ev)
+		if hasSortKey(a) {
+			cols = append(cols, quote(sortKeyColumn(a)))
+			marks = append(marks, "?")
+			args = append(args, sortKeyValue(ev))
+		}
 	}
 	q := insertSQLFor(c.Table(), cols, marks)
 	if _, err := s.exec(ctx, db, q, args...); err != nil {
@@ -153,6 +158,10 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 		}
 		sets = append(sets, quote(a.Column)+" = ?")
 		args = append(args, ev)
+		if hasSortKey(a) {
+			sets = append(sets, quote(sortKeyColumn(a))+" = ?")
+			args = append(args, sortKeyValue(ev))
+		}
 	}
 	if len(sets) == 0 {
 		return nil
@@ -277,21 +286,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 func (s *Store) orderBy(keys []collections.SortKey) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		p := quote(k.Attr.Column)
-		if k.Desc {
-			p += " DESC"
-		} else {
-			p += " ASC"
-		}
-		if !k.Attr.System || k.Attr.Managed != "" {
-			// The same NULL placement on every engine: nulls are smallest.
-			if k.Desc {
-				p += " NULLS LAST"
-			} else {
-				p += " NULLS FIRST"
-			}
-		}
-		parts[i] = p
+		parts[i] = orderTerm(k)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -482,6 +477,10 @@ func (s *Store) condition(cond collections.Condition) (string, []any, error) {
 	if !ok {
 		return "", nil, fmt.Errorf("store: unsupported operator %q", cond.Op)
 	}
+	if sv, isText := v.(string); isText && op != "=" && hasSortKey(cond.Attr) {
+		sqlPart, args := textRange(cond.Attr, op, sv)
+		return sqlPart, args, nil
+	}
 	return col + " " + op + " ?", []any{v}, nil
 }
 
@@ -496,11 +495,12 @@ func getSQL(c *collections.Collection) string {
 
 // insertSQL is the insert of every attribute, the shape Create uses.
 func insertSQL(c *collections.Collection) string {
-	attrs := c.Attributes()
-	cols := make([]string, len(attrs))
-	marks := make([]string, len(attrs))
-	for i, a := range attrs {
-		cols[i], marks[i] = quote(a.Column), "?"
+	var cols, marks []string
+	for _, a := range c.Attributes() {
+		cols, marks = append(cols, quote(a.Column)), append(marks, "?")
+		if hasSortKey(a) {
+			cols, marks = append(cols, quote(sortKeyColumn(a))), append(marks, "?")
+		}
 	}
 	return insertSQLFor(c.Table(), cols, marks)
 }

@@ -77,6 +77,9 @@ type tableDef struct {
 	// change makes the stored definition differ, so sync brings older
 	// indexes up to date (rebuilding those without a change log).
 	SearchFormat int `json:"searchFormat,omitempty"`
+	// SortKeys lists the columns that have a sort key column (see
+	// collation.go).
+	SortKeys []string `json:"sortKeys,omitempty"`
 }
 
 // searchFormat is the current tableDef.SearchFormat.
@@ -86,6 +89,10 @@ type indexDef struct {
 	Name    string   `json:"name"`
 	Columns []string `json:"columns"`
 	Unique  bool     `json:"unique,omitempty"`
+	// NullsFirst orders each column's nulls first, as the list's
+	// ORDER BY does (on SQLite they are anyway), so that the index
+	// serves that order in both directions on PostgreSQL.
+	NullsFirst bool `json:"nullsFirst,omitempty"`
 }
 
 func typeLabel(a *collections.Attribute) string {
@@ -105,6 +112,7 @@ func definitionOf(c *collections.Collection) tableDef {
 		td.Columns = append(td.Columns, cd)
 	}
 	td.Indexes = indexesOf(c)
+	td.SortKeys = sortKeyColumns(c)
 	td.Search = searchColumns(c)
 	if len(td.Search) > 0 {
 		td.SearchFormat = searchFormat
@@ -129,6 +137,10 @@ func indexesOf(c *collections.Collection) []indexDef {
 			ix = append(ix, indexDef{Name: indexName("ux", c.Table(), col), Columns: []string{"team_id", col}, Unique: true})
 		case f.Meta.Index || f.RefTarget != "":
 			ix = append(ix, indexDef{Name: indexName("ix", c.Table(), col), Columns: []string{"team_id", col}})
+		}
+		if a, ok := c.Attribute(f.Name); ok && hasSortKey(a) && (f.Meta.Index || f.Meta.Unique) {
+			// Sorting by an indexed text field walks this index.
+			ix = append(ix, indexDef{Name: indexName("ix", c.Table(), col+"_sort"), Columns: []string{"team_id", sortKeyColumn(a), col, "id"}, NullsFirst: true})
 		}
 	}
 	return ix
@@ -229,6 +241,10 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 			}
 			have = &tableDef{Table: c.Table()}
 			for _, name := range cols {
+				if strings.HasSuffix(name, sortKeySuffix) {
+					have.SortKeys = append(have.SortKeys, strings.TrimSuffix(name, sortKeySuffix))
+					continue
+				}
 				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
 			}
 		}
@@ -240,6 +256,9 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 			}
 		}
 		if fks, err = s.alterTable(ctx, tx, c, *have, want, opts); err != nil {
+			return nil, err
+		}
+		if err := s.syncSortKeys(ctx, tx, c, *have); err != nil {
 			return nil, err
 		}
 		if err := s.backfillManaged(ctx, tx, c, *have); err != nil {
@@ -342,6 +361,9 @@ func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Colle
 	var fks []func() error
 	for _, a := range c.Attributes() {
 		defs = append(defs, s.columnSQL(c, a, true))
+		if hasSortKey(a) {
+			defs = append(defs, s.sortKeyColumnSQL(a))
+		}
 		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
@@ -439,6 +461,9 @@ func (s *Store) createIndex(ctx context.Context, tx bun.Tx, table string, ix ind
 	cols := make([]string, len(ix.Columns))
 	for i, c := range ix.Columns {
 		cols[i] = quote(c)
+		if ix.NullsFirst && s.dialect == dialect.PG {
+			cols[i] += " NULLS FIRST"
+		}
 	}
 	kind := "INDEX"
 	if ix.Unique {

@@ -11,9 +11,9 @@ export interface ChangeEvent {
   operation: 'create' | 'update' | 'delete' | 'move' | 'reorder'
   /** The registry key of the changed collection. */
   collection: string
-  /** The changed record (every operation but reorder). */
+  /** The changed record, when the change concerns one record and is not a reorder. */
   itemId?: string
-  /** The reordered records in their new order (reorder). */
+  /** The reordered records in their new order (reorder), or the records a bulk delete of several removed. */
   itemIds?: string[]
   correlationId: string
   /** Unix milliseconds. */

@@ -405,7 +405,7 @@ export class CollectionClient<T extends KitRecord = KitRecord> {
 
   /**
    * delete removes records: one id -> `DELETE /{id}`; several ->
-   * `DELETE ?ids=a,b` (the bulk endpoint of issue 16).
+   * `DELETE ?ids=a,b`, all or nothing (at most 100 ids).
    */
   async delete(ids: string | string[]): Promise<void> {
     const list = Array.isArray(ids) ? ids : [ids]

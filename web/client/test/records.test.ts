@@ -148,13 +148,47 @@ describe('create, update and delete', () => {
     expect((err as KitError).status).toBe(404)
   })
 
-  // Issue 16 adds the bulk endpoint DELETE ?ids=a,b; kit does not serve it yet.
-  it.skip('deletes several records with one DELETE ?ids=a,b (needs the bulk endpoint of issue 16)', async () => {
-    const products = clientAs('ann').team('acme').collection('shopProducts')
+  it('deletes several records with one DELETE ?ids=a,b', async () => {
+    const s = server()
+    const requests: string[] = []
+    const kit = new KitClient({
+      baseURL: s.baseURL,
+      token: s.tokens.ann,
+      fetch: (input, init) => {
+        requests.push(`${init?.method ?? 'GET'} ${decodeURIComponent(String(input).replace(s.baseURL, ''))}`)
+        return fetch(input, init)
+      },
+    })
+    const products = kit.team('acme').collection('shopProducts')
     const a = await products.create({ title: unique('bulk'), price: '5' })
     const b = await products.create({ title: unique('bulk'), price: '5' })
     await products.delete([a.id, b.id])
+    expect(requests.at(-1)).toBe(`DELETE /api/teams/acme/shop-products?ids=${a.id},${b.id}`)
     expect(await products.items([a.id, b.id])).toEqual([])
+  })
+
+  it('deletes none of several records when one is another team\'s, and rejects with 404 as its single delete would', async () => {
+    const products = clientAs('ann').team('acme').collection('shopProducts')
+    const a = await products.create({ title: unique('all-or-nothing'), price: '5' })
+    const b = await products.create({ title: unique('all-or-nothing'), price: '5' })
+    const foreign = await clientAs('gus').team('globex').collection('shopProducts').create({ title: unique('globex'), price: '5' })
+    const err = await products.delete([a.id, foreign.id, b.id]).catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(KitError)
+    expect((err as KitError).status).toBe(404)
+    expect((err as KitError).message).toBe('record not found')
+    expect((await products.items([a.id, b.id])).map((r) => r.id)).toEqual([a.id, b.id])
+  })
+
+  it('deletes none of several tree nodes when one keeps a child, and rejects with 409', async () => {
+    const categories = clientAs('ann').team('acme').collection('shopCategories')
+    const parent = await categories.create({ title: unique('parent') })
+    const child = await categories.create({ title: unique('child'), parentId: parent.id })
+    const other = await categories.create({ title: unique('other') })
+    const err = await categories.delete([other.id, parent.id]).catch((e: unknown) => e)
+    expect((err as KitError).status).toBe(409)
+    expect((await categories.items([other.id, parent.id, child.id])).map((r) => r.id)).toEqual([other.id, parent.id, child.id])
+    await categories.delete([parent.id, child.id, other.id])
+    expect(await categories.items([other.id, parent.id, child.id])).toEqual([])
   })
 })
 

@@ -1,4 +1,4 @@
-import { isKitError, type KitError, type KitRecord, type UpdateOptions } from '@collectionkit/client'
+import { type KitError, type KitRecord, type UpdateOptions } from '@collectionkit/client'
 import { ref, shallowRef, toValue, type MaybeRefOrGetter, type Ref, type ShallowRef } from 'vue'
 import { asKitError, teamOrError, useKit } from './context'
 
@@ -9,9 +9,9 @@ export interface UseCollectionMutationReturn<T extends KitRecord> {
   /** Updates the given fields; resolves with the stored record. */
   update: (id: string, data: Partial<T> | Record<string, unknown>, options?: UpdateOptions) => Promise<T>
   /**
-   * Deletes records by id: one id with `DELETE /{id}`; several with the bulk
-   * `DELETE ?ids=a,b` (issue 16), falling back to one request per id while
-   * the server answers the bulk request with 404 or 405.
+   * Deletes records by id: one id with `DELETE /{id}`; several (at most 100)
+   * with one `DELETE ?ids=a,b`, all or nothing: when one record cannot be
+   * deleted, none is, and the KitError is the one its single delete gives.
    */
   deleteItems: (ids: string[]) => Promise<void>
   /** True while a write is under way. */
@@ -55,16 +55,7 @@ export function useCollectionMutation<T extends KitRecord = KitRecord>(
   return {
     create: (data) => write((c) => c.create(data)),
     update: (id, data, options) => write((c) => c.update(id, data, options)),
-    deleteItems: (ids) =>
-      write(async (c) => {
-        if (ids.length <= 1) return c.delete(ids)
-        try {
-          await c.delete(ids)
-        } catch (err) {
-          if (!isKitError(err) || (err.status !== 404 && err.status !== 405)) throw err
-          for (const id of ids) await c.delete(id)
-        }
-      }),
+    deleteItems: (ids) => write((c) => c.delete(ids)),
     pending,
     error,
   }

@@ -93,6 +93,25 @@ describe('useCollectionQuery', () => {
     }
   })
 
+  it('deleteItems of several ids deletes none when one cannot go, and sets error', async () => {
+    const tag = unique('del-none')
+    const ids = await seedProducts(tag, ['One', 'Two'])
+    const q = withKit('ann', { team: 'acme' }, () => ({
+      ...useCollectionQuery('shopProducts', { query: { search: tag, sort: 'title' } }),
+      mutation: useCollectionMutation('shopProducts'),
+    }))
+    try {
+      await expect.poll(() => q.items.value).toHaveLength(2)
+      const err = await q.mutation.deleteItems([ids[0]!, '00000000-0000-7000-8000-000000000000', ids[1]!]).catch((e: unknown) => e)
+      expect((err as KitError).status).toBe(404)
+      expect(q.mutation.error.value?.status).toBe(404)
+      await q.refresh()
+      expect(q.items.value.map((p) => p.title)).toEqual([`${tag} One`, `${tag} Two`])
+    } finally {
+      q.dispose()
+    }
+  })
+
   it('create through useCollectionMutation refreshes the query, and a failed write sets error', async () => {
     const tag = unique('create')
     const q = withKit('ann', { team: 'acme' }, () => ({

@@ -3,6 +3,7 @@ CREATE TABLE IF NOT EXISTS "app_tasks" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
+  "title__key" TEXT COLLATE "C",
   "is_done" BOOLEAN,
   "due_at" TIMESTAMPTZ,
   "created_at" TIMESTAMPTZ NOT NULL,

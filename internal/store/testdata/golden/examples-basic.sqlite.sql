@@ -3,6 +3,7 @@ CREATE TABLE IF NOT EXISTS "app_tasks" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
+  "title__key" TEXT,
   "is_done" INTEGER,
   "due_at" TEXT,
   "created_at" TEXT NOT NULL,

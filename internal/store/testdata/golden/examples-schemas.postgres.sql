@@ -3,7 +3,9 @@ CREATE TABLE IF NOT EXISTS "blog_posts" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
+  "title__key" TEXT COLLATE "C",
   "body" TEXT COLLATE "C",
+  "body__key" TEXT COLLATE "C",
   "published_at" TIMESTAMPTZ,
   "is_featured" BOOLEAN,
   "created_at" TIMESTAMPTZ NOT NULL,
@@ -23,7 +25,9 @@ CREATE TABLE IF NOT EXISTS "shop_categories" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
+  "title__key" TEXT COLLATE "C",
   "description" TEXT COLLATE "C",
+  "description__key" TEXT COLLATE "C",
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   "created_by" TEXT COLLATE "C" NOT NULL,
@@ -34,6 +38,8 @@ CREATE INDEX IF NOT EXISTS "ix_shop_categories_team_created" ON "shop_categories
 
 CREATE UNIQUE INDEX IF NOT EXISTS "ux_shop_categories_title" ON "shop_categories" ("team_id", "title");
 
+CREATE INDEX IF NOT EXISTS "ix_shop_categories_title_sort" ON "shop_categories" ("team_id" NULLS FIRST, "title__key" NULLS FIRST, "title" NULLS FIRST, "id" NULLS FIRST);
+
 CREATE INDEX IF NOT EXISTS "tg_shop_categories_title" ON "shop_categories" USING gin ("title" "public".gin_trgm_ops);
 
 CREATE INDEX IF NOT EXISTS "tg_shop_categories_description" ON "shop_categories" USING gin ("description" "public".gin_trgm_ops);
@@ -43,8 +49,11 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
+  "title__key" TEXT COLLATE "C",
   "sku" TEXT COLLATE "C",
+  "sku__key" TEXT COLLATE "C",
   "description" TEXT COLLATE "C",
+  "description__key" TEXT COLLATE "C",
   "price" NUMERIC(10,2),
   "stock" DOUBLE PRECISION,
   "is_active" BOOLEAN,
@@ -55,6 +64,7 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "image" TEXT COLLATE "C",
   "manual" TEXT COLLATE "C",
   "category_id" TEXT COLLATE "C",
+  "category_id__key" TEXT COLLATE "C",
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   "created_by" TEXT COLLATE "C" NOT NULL,
@@ -64,6 +74,8 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
 CREATE INDEX IF NOT EXISTS "ix_shop_products_team_created" ON "shop_products" ("team_id", "created_at", "id");
 
 CREATE UNIQUE INDEX IF NOT EXISTS "ux_shop_products_sku" ON "shop_products" ("team_id", "sku");
+
+CREATE INDEX IF NOT EXISTS "ix_shop_products_sku_sort" ON "shop_products" ("team_id" NULLS FIRST, "sku__key" NULLS FIRST, "sku" NULLS FIRST, "id" NULLS FIRST);
 
 CREATE INDEX IF NOT EXISTS "ix_shop_products_stock" ON "shop_products" ("team_id", "stock");
 

@@ -3,7 +3,9 @@ CREATE TABLE IF NOT EXISTS "blog_posts" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
+  "title__key" TEXT,
   "body" TEXT,
+  "body__key" TEXT,
   "published_at" TEXT,
   "is_featured" INTEGER,
   "created_at" TEXT NOT NULL,
@@ -53,7 +55,9 @@ CREATE TABLE IF NOT EXISTS "shop_categories" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
+  "title__key" TEXT,
   "description" TEXT,
+  "description__key" TEXT,
   "created_at" TEXT NOT NULL,
   "updated_at" TEXT NOT NULL,
   "created_by" TEXT NOT NULL,
@@ -63,6 +67,8 @@ CREATE TABLE IF NOT EXISTS "shop_categories" (
 CREATE INDEX IF NOT EXISTS "ix_shop_categories_team_created" ON "shop_categories" ("team_id", "created_at", "id");
 
 CREATE UNIQUE INDEX IF NOT EXISTS "ux_shop_categories_title" ON "shop_categories" ("team_id", "title");
+
+CREATE INDEX IF NOT EXISTS "ix_shop_categories_title_sort" ON "shop_categories" ("team_id", "title__key", "title", "id");
 
 DROP TRIGGER IF EXISTS "trg_shop_categories_search_ai";
 
@@ -103,8 +109,11 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
+  "title__key" TEXT,
   "sku" TEXT,
+  "sku__key" TEXT,
   "description" TEXT,
+  "description__key" TEXT,
   "price" TEXT,
   "stock" REAL,
   "is_active" INTEGER,
@@ -115,6 +124,7 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "image" TEXT,
   "manual" TEXT,
   "category_id" TEXT REFERENCES "shop_categories" ("id"),
+  "category_id__key" TEXT,
   "created_at" TEXT NOT NULL,
   "updated_at" TEXT NOT NULL,
   "created_by" TEXT NOT NULL,
@@ -124,6 +134,8 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
 CREATE INDEX IF NOT EXISTS "ix_shop_products_team_created" ON "shop_products" ("team_id", "created_at", "id");
 
 CREATE UNIQUE INDEX IF NOT EXISTS "ux_shop_products_sku" ON "shop_products" ("team_id", "sku");
+
+CREATE INDEX IF NOT EXISTS "ix_shop_products_sku_sort" ON "shop_products" ("team_id", "sku__key", "sku", "id");
 
 CREATE INDEX IF NOT EXISTS "ix_shop_products_stock" ON "shop_products" ("team_id", "stock");
 
