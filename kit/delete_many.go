@@ -14,8 +14,9 @@ import (
 // DeleteMany removes the records ids of the actor's team in one
 // transaction, all or nothing: when one of them cannot be deleted, none
 // is, and the answer is the one [Records.Delete] gives for that record
-// (ErrNotFound for a record that is missing, of another team or not the
-// actor's to delete; a *ConstraintError of Kind ConstraintReferenced, 409,
+// (ErrNotFound for a record that is missing or of another team; a 403
+// matching ErrForbidden for a record of the team that is not the actor's
+// to delete; a *ConstraintError of Kind ConstraintReferenced, 409,
 // for one that records outside the deletion still reference; ErrHasChildren,
 // 409, for a tree node with a child that is not deleted with it). Records
 // are checked in the order of ids, so the first bad one decides the answer.
@@ -89,7 +90,8 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 // deletableRecords reads the records ids of the actor's team inside the
 // deletion's transaction, in the order of ids, and checks each in that
 // order as Delete does: a missing record (or one of another team) is
-// ErrNotFound, and so is one the actor may not delete.
+// ErrNotFound, and one of the team the actor may not delete a 403
+// (ErrForbidden).
 func (k *Kit) deletableRecords(ctx context.Context, tx bun.Tx, c *collections.Collection, a Actor, ids []string) ([]Record, error) {
 	recs, err := k.store.GetMany(ctx, tx, c, a.TeamID, ids)
 	if err != nil {
@@ -105,8 +107,8 @@ func (k *Kit) deletableRecords(ctx context.Context, tx bun.Tx, c *collections.Co
 		if !ok {
 			return nil, ErrNotFound
 		}
-		if !a.canWrite(rec) {
-			return nil, ErrNotFound
+		if err := a.mayChange(OpDelete, rec); err != nil {
+			return nil, err
 		}
 		out[i] = rec
 	}

@@ -14,7 +14,6 @@ import (
 
 const (
 	categories = "/api/teams/acme/shop-categories"
-	missingID  = "00000000-0000-0000-0000-000000000000"
 )
 
 // manyIDs returns n distinct made-up ids joined with commas.
@@ -39,8 +38,8 @@ func TestBulkDeleteEndpoint(t *testing.T) {
 			status: 404, contains: []string{notFoundBody}, notContains: []string{"{ginaProduct}", "GINA-1"}},
 		{name: "a missing record among the team's deletes nothing and answers 404", method: "DELETE", path: products + "?ids={miaProduct}," + missingID, caller: "adam",
 			status: 404, contains: []string{notFoundBody}},
-		{name: "a teammate's record a member may not delete deletes nothing, as the single delete answers", method: "DELETE", path: products + "?ids={miaProduct},{maxProduct}", caller: "mia",
-			status: 404, contains: []string{notFoundBody}},
+		{name: "a teammate's record a member may not delete deletes nothing and is a 403, as the single delete answers", method: "DELETE", path: products + "?ids={miaProduct},{maxProduct}", caller: "mia",
+			status: 403, contains: []string{forbiddenDel}},
 		{name: "an owner cannot delete another team's records through their team", method: "DELETE", path: products + "?ids={ginaProduct}", caller: "alice",
 			status: 404, contains: []string{notFoundBody}, notContains: []string{"GINA-1"}},
 		{name: "a referenced record is a 409 naming who references it and nothing is deleted", method: "DELETE", path: categories + "?ids={acmeCategory}", caller: "alice",
@@ -114,7 +113,7 @@ func TestBulkDeleteIsAllOrNothing(t *testing.T) {
 				status: 404, contains: []string{notFoundBody}},
 			{name: "a teammate's record among a member's own deletes none", caller: "mia", path: products,
 				bodies: []string{`{"title":"One"}`, `{"title":"Two"}`}, ids: "{new0},{maxProduct},{new1}",
-				status: 404, contains: []string{notFoundBody}},
+				status: 403, contains: []string{forbiddenDel}},
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {
