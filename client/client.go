@@ -125,11 +125,17 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 
 // do is Do with extra headers; it returns the raw body of a 2xx answer.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, body any, header http.Header, out any) ([]byte, error) {
+	raw, _, err := c.exchange(ctx, method, path, query, body, header, out)
+	return raw, err
+}
+
+// exchange is do that also returns the headers of a 2xx answer.
+func (c *Client) exchange(ctx context.Context, method, path string, query url.Values, body any, header http.Header, out any) ([]byte, http.Header, error) {
 	u := *c.base
 	u.RawPath = c.base.EscapedPath() + path
 	p, err := url.PathUnescape(u.RawPath)
 	if err != nil {
-		return nil, fmt.Errorf("kit client: path %q: %w", path, err)
+		return nil, nil, fmt.Errorf("kit client: path %q: %w", path, err)
 	}
 	u.Path = p
 	if len(query) > 0 {
@@ -138,27 +144,27 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	var payload []byte
 	if body != nil {
 		if payload, err = json.Marshal(body); err != nil {
-			return nil, fmt.Errorf("kit client: encode %s %s body: %w", method, path, err)
+			return nil, nil, fmt.Errorf("kit client: encode %s %s body: %w", method, path, err)
 		}
 	}
 	resp, err := c.send(ctx, method, u.String(), payload, body != nil, header)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, fmt.Errorf("kit client: %s %s: read answer: %w", method, path, err)
+		return nil, nil, fmt.Errorf("kit client: %s %s: read answer: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, decodeError(resp, raw)
+		return nil, nil, decodeError(resp, raw)
 	}
 	if out != nil && len(bytes.TrimSpace(raw)) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
-			return nil, fmt.Errorf("kit client: %s %s: decode answer: %w", method, path, err)
+			return nil, nil, fmt.Errorf("kit client: %s %s: decode answer: %w", method, path, err)
 		}
 	}
-	return raw, nil
+	return raw, resp.Header, nil
 }
 
 // send sends a request, retrying idempotent ones on connection errors.

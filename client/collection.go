@@ -94,9 +94,26 @@ func (col *Collection) Create(ctx context.Context, data any) (Record, error) {
 	return col.typed.Create(ctx, data)
 }
 
-// Update changes the fields in patch and returns the stored record.
+// Update changes the fields in patch and returns the stored record (see
+// [TypedCollection.Update] and [IfMatch]).
 func (col *Collection) Update(ctx context.Context, id string, patch any, opts ...UpdateOption) (Record, error) {
 	return col.typed.Update(ctx, id, patch, opts...)
+}
+
+// ItemWithETag returns one record and its ETag (see
+// [TypedCollection.ItemWithETag]).
+func (col *Collection) ItemWithETag(ctx context.Context, id string) (Record, string, error) {
+	return col.typed.ItemWithETag(ctx, id)
+}
+
+// CreateWithETag is Create that also returns the new record's ETag.
+func (col *Collection) CreateWithETag(ctx context.Context, data any) (Record, string, error) {
+	return col.typed.CreateWithETag(ctx, data)
+}
+
+// UpdateWithETag is Update that also returns the record's new ETag.
+func (col *Collection) UpdateWithETag(ctx context.Context, id string, patch any, opts ...UpdateOption) (Record, string, error) {
+	return col.typed.UpdateWithETag(ctx, id, patch, opts...)
 }
 
 // Delete deletes the records ids (see [TypedCollection.Delete]).
@@ -104,9 +121,15 @@ func (col *Collection) Delete(ctx context.Context, ids ...string) error {
 	return col.typed.Delete(ctx, ids...)
 }
 
+// DeleteIfMatch deletes record id only if its ETag is still etag (see
+// [TypedCollection.DeleteIfMatch]).
+func (col *Collection) DeleteIfMatch(ctx context.Context, id, etag string) error {
+	return col.typed.DeleteIfMatch(ctx, id, etag)
+}
+
 // Move moves a tree node (see [TypedCollection.Move]).
-func (col *Collection) Move(ctx context.Context, id, parentID string, order int) (Record, error) {
-	return col.typed.Move(ctx, id, parentID, order)
+func (col *Collection) Move(ctx context.Context, id, parentID string, order int, opts ...UpdateOption) (Record, error) {
+	return col.typed.Move(ctx, id, parentID, order, opts...)
 }
 
 // Reorder puts siblings in the order of ids (see [TypedCollection.Reorder]).
@@ -131,13 +154,17 @@ type TypedCollection[T any] struct {
 	key  string
 }
 
-// UpdateOption adds to an update request.
+// UpdateOption adds to an update or move request.
 type UpdateOption func(http.Header)
 
-// IfMatch sends "If-Match: etag" with an update, so that a server that
-// checks it refuses the update (412, [ErrPrecondition]) when the record
-// changed since. kit's record endpoints do not check If-Match yet: the
-// header is sent and ignored.
+// IfMatch makes an update or a move conditional: it sends "If-Match:
+// etag", and the server applies the change only if the record's ETag is
+// still etag (an ETag from [TypedCollection.ItemWithETag],
+// [TypedCollection.CreateWithETag], [TypedCollection.UpdateWithETag], or
+// [Error.ETag] of a previous refusal). Otherwise nothing is written and
+// the error is an [*Error] matching [ErrPrecondition] (412), whose
+// [Error.ETag] is the record's current ETag and whose Data["current"] is
+// the record as stored now. "*" matches any existing record.
 func IfMatch(etag string) UpdateOption {
 	return func(h http.Header) { h.Set("If-Match", etag) }
 }
@@ -263,13 +290,81 @@ func (t *TypedCollection[T]) GetMany(ctx context.Context, ids ...string) ([]T, e
 
 // mutate sends a mutation and invalidates the cache.
 func (t *TypedCollection[T]) mutate(ctx context.Context, method, sub string, query url.Values, body any, header http.Header, out any) error {
+	_, err := t.mutateETag(ctx, method, sub, query, body, header, out)
+	return err
+}
+
+// mutateETag is mutate that returns the ETag of a 2xx answer.
+func (t *TypedCollection[T]) mutateETag(ctx context.Context, method, sub string, query url.Values, body any, header http.Header, out any) (string, error) {
 	cfg, path, err := t.endpoint(ctx)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer t.invalidate(ctx, cfg)
-	_, err = t.c.do(ctx, method, path+sub, query, body, header, out)
-	return err
+	_, h, err := t.c.exchange(ctx, method, path+sub, query, body, header, out)
+	if err != nil {
+		return "", err
+	}
+	return h.Get("ETag"), nil
+}
+
+// ItemWithETag returns the team's record id and its ETag, for a
+// conditional [TypedCollection.Update], [TypedCollection.DeleteIfMatch]
+// or [TypedCollection.Move] (see [IfMatch]). It reads the way
+// [TypedCollection.Item] does (restful: GET /{id}; query: ?ids=<id>, whose
+// answer carries the one record's ETag), but always from the server, never
+// from the cache: a conditional write needs the current ETag. A missing
+// record, or one of another team, is an error matching [ErrNotFound].
+func (t *TypedCollection[T]) ItemWithETag(ctx context.Context, id string) (T, string, error) {
+	var zero T
+	cfg, path, err := t.endpoint(ctx)
+	if err != nil {
+		return zero, "", err
+	}
+	if cfg.FetchStrategy == "restful" {
+		var rec T
+		_, h, err := t.c.exchange(ctx, http.MethodGet, path+"/"+url.PathEscape(id), nil, nil, nil, &rec)
+		if err != nil {
+			return zero, "", err
+		}
+		return rec, h.Get("ETag"), nil
+	}
+	var recs []T
+	_, h, err := t.c.exchange(ctx, http.MethodGet, path, url.Values{"ids": {id}}, nil, nil, &recs)
+	if err != nil {
+		return zero, "", err
+	}
+	if len(recs) == 0 {
+		return zero, "", &Error{Status: http.StatusNotFound, StatusText: http.StatusText(http.StatusNotFound), Message: "record not found"}
+	}
+	return recs[0], h.Get("ETag"), nil
+}
+
+// CreateWithETag is [TypedCollection.Create] that also returns the new
+// record's ETag.
+func (t *TypedCollection[T]) CreateWithETag(ctx context.Context, data any) (T, string, error) {
+	var rec T
+	etag, err := t.mutateETag(ctx, http.MethodPost, "", nil, data, nil, &rec)
+	return rec, etag, err
+}
+
+// UpdateWithETag is [TypedCollection.Update] that also returns the
+// record's ETag after the update, for the next conditional update.
+func (t *TypedCollection[T]) UpdateWithETag(ctx context.Context, id string, patch any, opts ...UpdateOption) (T, string, error) {
+	var rec T
+	h := http.Header{}
+	for _, o := range opts {
+		o(h)
+	}
+	etag, err := t.mutateETag(ctx, http.MethodPatch, "/"+url.PathEscape(id), nil, patch, h, &rec)
+	return rec, etag, err
+}
+
+// DeleteIfMatch deletes record id only if its ETag is still etag: DELETE
+// /{apiPath}/{id} with If-Match. A record changed since is an error
+// matching [ErrPrecondition] (412) and is not deleted (see [IfMatch]).
+func (t *TypedCollection[T]) DeleteIfMatch(ctx context.Context, id, etag string) error {
+	return t.mutate(ctx, http.MethodDelete, "/"+url.PathEscape(id), nil, nil, http.Header{"If-Match": {etag}}, nil)
 }
 
 // Create creates a record from data (a map or a struct with JSON tags)
@@ -282,14 +377,10 @@ func (t *TypedCollection[T]) Create(ctx context.Context, data any) (T, error) {
 
 // Update changes the fields in patch (a partial update: absent fields
 // keep their values) and returns the stored record: PATCH /{apiPath}/{id}.
-// See [IfMatch].
+// With [IfMatch] it is applied only if the record has not changed since
+// that ETag was read.
 func (t *TypedCollection[T]) Update(ctx context.Context, id string, patch any, opts ...UpdateOption) (T, error) {
-	var rec T
-	h := http.Header{}
-	for _, o := range opts {
-		o(h)
-	}
-	err := t.mutate(ctx, http.MethodPatch, "/"+url.PathEscape(id), nil, patch, h, &rec)
+	rec, _, err := t.UpdateWithETag(ctx, id, patch, opts...)
 	return rec, err
 }
 
@@ -313,8 +404,9 @@ func (t *TypedCollection[T]) Delete(ctx context.Context, ids ...string) error {
 // at position order among its new siblings (0 is first; [OrderEnd] or a
 // number past the last appends), and returns the moved record: PATCH
 // /{apiPath}/{id}/move, with the collection's parent and order field
-// names.
-func (t *TypedCollection[T]) Move(ctx context.Context, id, parentID string, order int) (T, error) {
+// names. With [IfMatch] the node moves only if it has not changed since
+// that ETag was read.
+func (t *TypedCollection[T]) Move(ctx context.Context, id, parentID string, order int, opts ...UpdateOption) (T, error) {
 	var rec T
 	cfg, err := t.c.Config(ctx, t.key)
 	if err != nil {
@@ -336,7 +428,11 @@ func (t *TypedCollection[T]) Move(ctx context.Context, id, parentID string, orde
 	if order >= 0 {
 		body[orderField] = order
 	}
-	err = t.mutate(ctx, http.MethodPatch, "/"+url.PathEscape(id)+"/move", nil, body, nil, &rec)
+	h := http.Header{}
+	for _, o := range opts {
+		o(h)
+	}
+	err = t.mutate(ctx, http.MethodPatch, "/"+url.PathEscape(id)+"/move", nil, body, h, &rec)
 	return rec, err
 }
 

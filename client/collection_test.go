@@ -190,7 +190,7 @@ func TestMutations(t *testing.T) {
 			}
 		})
 		t.Run("Update changes only the given fields", func(t *testing.T) {
-			got, err := products.Update(t.Context(), created.ID, map[string]any{"price": "21.00"}, client.IfMatch(`"fresh"`))
+			got, err := products.Update(t.Context(), created.ID, map[string]any{"price": "21.00"})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -37,6 +37,18 @@
 //	}
 //	page, err := client.Typed[Product](products).List(ctx, client.Query{})
 //
+// # Conditional writes
+//
+// kit answers a single record with its ETag, and applies an update,
+// delete or move sent with If-Match only if the record has not changed
+// since; otherwise the answer is a 412 ([ErrPrecondition]) carrying the
+// current ETag ([Error.ETag]) and record (Data["current"]):
+//
+//	rec, etag, err := products.ItemWithETag(ctx, id) // never from the cache
+//	rec, etag, err = products.UpdateWithETag(ctx, id, patch, client.IfMatch(etag))
+//	if errors.Is(err, client.ErrPrecondition) { /* someone else saved first */ }
+//	err = products.DeleteIfMatch(ctx, id, etag)
+//
 // [Client.SuperAdmin] reads one record of any team and the events
 // add-on's health ([SuperAdmin.EventsHealth]); [Team.Events] and
 // [Team.Track] are the events add-on's list and manual tracking; [Client.Do]

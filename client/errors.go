@@ -52,7 +52,8 @@ type Error struct {
 	// Message is kit's public message ("record not found").
 	Message string `json:"message"`
 	// Data is the error's details, nil when there are none: "param" names
-	// a bad list parameter, "fields" maps each invalid field to its message.
+	// a bad list parameter, "fields" maps each invalid field to its message,
+	// "etag" and "current" are a 412's current ETag and record.
 	Data map[string]any `json:"data,omitempty"`
 }
 
@@ -72,6 +73,14 @@ func (e *Error) Is(target error) bool {
 	}
 	s, ok := statusSentinels[e.Status]
 	return ok && s == target
+}
+
+// ETag returns data.etag: for a 412 ([ErrPrecondition]) the record's
+// current ETag, to retry a conditional write with once the caller has
+// seen Data["current"] (the record as stored now); "" otherwise.
+func (e *Error) ETag() string {
+	s, _ := e.Data["etag"].(string)
+	return s
 }
 
 // Fields returns data.fields, the per-field messages of a validation or

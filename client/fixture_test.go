@@ -66,9 +66,7 @@ func catalogTransform(p map[string]any) (map[string]any, error) {
 }
 
 // hostMiddleware stands for what a host adds with Config.Middleware: a
-// rate limiter that refuses the tokens in limited (429), and an If-Match
-// check that refuses the entity tag "stale" (412), which kit's record
-// endpoints do not check themselves yet.
+// rate limiter that refuses the tokens in limited (429).
 func hostMiddleware(limited *sync.Map) func(http.Handler) http.Handler {
 	refuse := func(w http.ResponseWriter, status int, msg string) {
 		w.Header().Set("Content-Type", "application/json")
@@ -79,10 +77,6 @@ func hostMiddleware(limited *sync.Map) func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if _, ok := limited.Load(r.Header.Get("Authorization")); ok {
 				refuse(w, http.StatusTooManyRequests, "rate limit exceeded")
-				return
-			}
-			if r.Header.Get("If-Match") == `"stale"` {
-				refuse(w, http.StatusPreconditionFailed, "the record changed since it was read")
 				return
 			}
 			next.ServeHTTP(w, r)

@@ -337,6 +337,11 @@ func truncate(s string) string {
 	return s
 }
 
+// FilterOps lists the filter operators a field of type t accepts, in the
+// order of the Op constants (a fresh slice). Equality with null, the
+// isNull test, applies to every type.
+func (t FieldType) FilterOps() []Op { return opsFor(t) }
+
 // opsFor lists the operators that fit a type.
 func opsFor(t FieldType) []Op {
 	switch {

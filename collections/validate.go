@@ -63,8 +63,22 @@ func (c *Collection) JSONSchema() map[string]any {
 	return out
 }
 
+// schemaUse says which contract a field's JSON Schema describes.
+type schemaUse int
+
+const (
+	// useClient is the record schema of JSONSchema: the values a record
+	// holds, decimals as strings or numbers.
+	useClient schemaUse = iota
+	// useWrite is a request body: a required text field must not be empty.
+	useWrite
+	// useAnswer is a record as kit answers it: decimals are always strings.
+	useAnswer
+)
+
 // fieldSchema is the JSON Schema of one field's value.
-func fieldSchema(f *Field, forWrite bool) map[string]any {
+func fieldSchema(f *Field, use schemaUse) map[string]any {
+	forWrite := use == useWrite
 	s := map[string]any{}
 	switch f.Type {
 	case TypeString, TypeText, TypeImage, TypeFile:
@@ -76,6 +90,9 @@ func fieldSchema(f *Field, forWrite bool) map[string]any {
 		s["type"] = "number"
 	case TypeDecimal:
 		s["type"] = []any{"string", "number"}
+		if use == useAnswer {
+			s["type"] = "string"
+		}
 		s["pattern"] = `^[+-]?(\d+(\.\d*)?|\.\d+)$`
 		s["x-precision"] = f.Meta.Precision
 		s["x-scale"] = f.Meta.Scale
@@ -128,8 +145,8 @@ func (c *Collection) compileValidator() error {
 			props[a.Name] = s
 			continue
 		}
-		props[a.Name] = fieldSchema(a.Field, false)
-		writeProps[a.Name] = fieldSchema(a.Field, true)
+		props[a.Name] = fieldSchema(a.Field, useClient)
+		writeProps[a.Name] = fieldSchema(a.Field, useWrite)
 		if a.Field.Meta.Required {
 			required = append(required, a.Name)
 		}

@@ -42,7 +42,8 @@ type Tracker struct {
 //     commit or roll back together;
 //   - it adds the routes GET /teams/{team}/kit-events, POST
 //     /teams/{team}/kit-collection-events and GET /kit-events/health under
-//     k's prefix.
+//     k's prefix, and describes them in k's OpenAPI document
+//     ([kit.Kit.DescribeAPI]).
 //
 // Retention does not start by itself: call [Tracker.StartRetention]. A
 // Config with an unknown error mode, or a second Install on the same Kit,
@@ -91,5 +92,6 @@ func (t *Tracker) addRoutes() (err error) {
 	t.k.HandleTeam(http.MethodGet, "kit-events", t.serveList)
 	t.k.HandleTeam(http.MethodPost, "kit-collection-events", t.serveTrack)
 	t.k.Handle(http.MethodGet, "/kit-events/health", t.k.Auth().RequireAdmin()(http.HandlerFunc(t.serveHealth)))
+	t.k.DescribeAPI(t.describe)
 	return nil
 }

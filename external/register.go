@@ -32,7 +32,8 @@ import (
 // finds the caller's access with teamauth.AccessFrom). The {id} route
 // answers the item for fetchStrategy "restful" and 404 for "query". A
 // collection with neither proxy nor Handler gets no route: mount its
-// handler yourself.
+// handler yourself. The mounted routes are described in k's OpenAPI
+// document ([kit.Kit.OpenAPI]).
 //
 // Register fails when a name is taken by a stored collection or kit
 // refuses the definitions, and panics, as kit.Handle does, when a route
@@ -84,6 +85,7 @@ func mountRoutes(k *kit.Kit, c *Collection) {
 	path := "/teams/{team}/" + reg.APIPath()
 	k.Handle(http.MethodGet, path, h)
 	k.Handle(http.MethodGet, path+"/{id}", h)
+	k.DescribeAPI(describe(k.Prefix(), reg.Key(), reg.APIPath(), reg.FetchStrategy() == "restful", proxied))
 }
 
 // route serves a registered external collection: through its proxy, or

@@ -43,6 +43,16 @@
 // operations the HTTP API uses, with the same validation, tenancy and
 // hooks.
 //
+// # Conditional writes
+//
+// Single-record answers carry an ETag ([ETag] of the record: a digest of
+// its stored state). PATCH, DELETE and move honour If-Match, and
+// [Records.UpdateWith], [Records.DeleteWith] and [Records.MoveWith] take
+// the same condition in [WriteOptions]: checked inside the write's
+// transaction, a record changed since is a [*PreconditionError]
+// ([ErrPrecondition], 412) with its current ETag and state, and nothing is
+// written.
+//
 // # Mutation hook
 //
 // Every create, update and delete emits the kit:mutation payload
@@ -76,6 +86,14 @@
 // error shape and (for team routes) membership check; [Kit.Auth] gives the
 // team helpers and guards; [SetResponseHeader] lets a mutation listener
 // tell the caller something; [Kit.Migrate] runs an add-on's bun/migrate
-// migrations in kit's migration tables. The events and external packages
+// migrations in kit's migration tables; [Kit.DescribeAPI] describes the
+// added routes in the OpenAPI document. The events and external packages
 // are built on these alone.
+//
+// # OpenAPI
+//
+// [Kit.OpenAPI] returns the OpenAPI 3.1 document of the API as it is now
+// (package openapi builds it from the registry; add-ons add their routes),
+// and the handler serves it at GET {prefix}/kit/openapi.json to
+// authenticated callers.
 package kit

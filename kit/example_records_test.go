@@ -76,3 +76,41 @@ func ExampleKit_Records() {
 	// 400 title: is required
 	// 400 price: must have at most 2 digit(s) after the point
 }
+
+// Two people edit one record: each sends the ETag of the copy they read,
+// and the second, whose copy is stale, is refused instead of silently
+// overwriting the first's change.
+func ExampleRecords_UpdateWith() {
+	k, err := kit.New(kit.Config{
+		SQLitePath: ":memory:example-update-with",
+		Logger:     slog.New(slog.DiscardHandler),
+		Definitions: []collections.Definition{{Name: "notes", Layer: "app", Fields: []collections.Field{
+			{Name: "body", Type: collections.TypeText},
+		}}},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer k.Close()
+
+	ctx := context.Background()
+	owner := kit.Actor{UserID: "olga", TeamID: "acme", Role: "owner"}
+	notes := k.Records("appNotes")
+	note, err := notes.Create(ctx, owner, map[string]any{"body": "draft"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	read := kit.ETag(note) // what both editors saw
+
+	first, err := notes.UpdateWith(ctx, owner, note["id"].(string), map[string]any{"body": "first"}, kit.WriteOptions{IfMatch: []string{read}})
+	fmt.Println(first["body"], err)
+
+	_, err = notes.UpdateWith(ctx, owner, note["id"].(string), map[string]any{"body": "second"}, kit.WriteOptions{IfMatch: []string{read}})
+	var pe *kit.PreconditionError
+	if errors.As(err, &pe) {
+		fmt.Println(kit.StatusOf(err), errors.Is(err, kit.ErrPrecondition), pe.Current["body"], pe.ETag == kit.ETag(first))
+	}
+	// Output:
+	// first <nil>
+	// 412 true first true
+}

@@ -30,6 +30,7 @@ func (k *Kit) registerCoreRoutes() {
 	add(http.MethodGet, "/super-admin/{collection}/{id}", k.serveSuperAdminGet)
 	add(http.MethodGet, "/kit/collections", k.serveCollections)
 	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)
+	add(http.MethodGet, "/kit/openapi.json", k.serveOpenAPI)
 	k.registerAccountRoutes(add)
 	k.registerChangeRoutes(add)
 }
@@ -78,6 +79,11 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 			k.WriteError(w, r, err)
 			return
 		}
+		if len(items) == 1 && !strings.Contains(q.Get("ids"), ",") {
+			// The query strategy's single-item fetch: the record's ETag,
+			// for a conditional PATCH or DELETE of /{id}.
+			w.Header().Set("ETag", ETag(items[0]))
+		}
 		WriteJSON(w, http.StatusOK, items)
 		return
 	}
@@ -101,7 +107,7 @@ func (k *Kit) serveCreate(w http.ResponseWriter, r *http.Request, call collectio
 		return
 	}
 	w.Header().Set("Location", r.URL.Path+"/"+rec["id"].(string))
-	WriteJSON(w, http.StatusCreated, rec)
+	writeRecord(w, http.StatusCreated, rec)
 }
 
 // errWrongStrategy answers GET /{id} on a collection fetched with ?ids=.
@@ -117,26 +123,36 @@ func (k *Kit) serveGet(w http.ResponseWriter, r *http.Request, call collectionCa
 		k.WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
+	writeRecord(w, http.StatusOK, rec)
 }
 
 func (k *Kit) serveUpdate(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	opts, err := ifMatchOf(r)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
 	body, err := k.readBody(w, r)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
 	}
-	rec, err := k.Records(call.c.Key()).Update(r.Context(), call.actor, r.PathValue("id"), body)
+	rec, err := k.Records(call.c.Key()).UpdateWith(r.Context(), call.actor, r.PathValue("id"), body, opts)
+	if err != nil {
+		k.writeWriteError(w, r, err)
+		return
+	}
+	writeRecord(w, http.StatusOK, rec)
+}
+
+func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	opts, err := ifMatchOf(r)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
-}
-
-func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectionCall) {
-	if err := k.Records(call.c.Key()).Delete(r.Context(), call.actor, r.PathValue("id")); err != nil {
-		k.WriteError(w, r, err)
+	if err := k.Records(call.c.Key()).DeleteWith(r.Context(), call.actor, r.PathValue("id"), opts); err != nil {
+		k.writeWriteError(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -168,7 +184,7 @@ func (k *Kit) serveSuperAdminGet(w http.ResponseWriter, r *http.Request) {
 		k.WriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
+	writeRecord(w, http.StatusOK, rec)
 }
 
 // serveCollections answers the registered configs in the kitCollections

@@ -45,6 +45,11 @@ func (k *Kit) serveMove(w http.ResponseWriter, r *http.Request, call collectionC
 		k.WriteError(w, r, errNotTree)
 		return
 	}
+	opts, err := ifMatchOf(r)
+	if err != nil {
+		k.WriteError(w, r, err)
+		return
+	}
 	body, err := k.readBody(w, r)
 	if err != nil {
 		k.WriteError(w, r, err)
@@ -85,12 +90,12 @@ func (k *Kit) serveMove(w http.ResponseWriter, r *http.Request, call collectionC
 		k.WriteError(w, r, &ValidationError{Fields: bad})
 		return
 	}
-	rec, err := k.Records(call.c.Key()).Move(r.Context(), call.actor, r.PathValue("id"), parent, order)
+	rec, err := k.Records(call.c.Key()).MoveWith(r.Context(), call.actor, r.PathValue("id"), parent, order, opts)
 	if err != nil {
-		k.WriteError(w, r, err)
+		k.writeWriteError(w, r, err)
 		return
 	}
-	WriteJSON(w, http.StatusOK, rec)
+	writeRecord(w, http.StatusOK, rec)
 }
 
 // wholeNumber reads a JSON number that is a whole number (1, 1.0, 1e2).
@@ -106,10 +111,21 @@ func wholeNumber(v any) (float64, error) {
 	return f, nil
 }
 
+// errReorderIfMatch refuses a conditional reorder: a set of siblings has
+// no entity tag of its own, and ignoring the header would let a caller
+// believe the reorder was checked.
+var errReorderIfMatch = &Error{Status: http.StatusBadRequest,
+	Message: "If-Match is not supported on reorder (a set of siblings has no ETag); move one record with PATCH /{id}/move and If-Match instead",
+	Data:    map[string]any{"header": "If-Match"}}
+
 // serveReorder answers the siblings in their new order: {"items": [...]}.
 func (k *Kit) serveReorder(w http.ResponseWriter, r *http.Request, call collectionCall) {
 	if !call.c.IsOrdered() {
 		k.WriteError(w, r, errNotOrdered)
+		return
+	}
+	if _, conditional := r.Header["If-Match"]; conditional {
+		k.WriteError(w, r, errReorderIfMatch)
 		return
 	}
 	body, err := k.readBody(w, r)

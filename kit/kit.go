@@ -14,6 +14,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
+	"github.com/collectionkit/kit/openapi"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -118,6 +119,9 @@ type Kit struct {
 	router     router
 	handler    http.Handler // built once by Open: see buildHandler
 	teamAuth   *teamauth.Auth
+
+	describeMu sync.Mutex
+	describers []func(*openapi.Document) error // see DescribeAPI
 }
 
 // Open opens the database, creates kit's own tables, loads the schemas and

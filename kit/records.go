@@ -221,6 +221,14 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 // either case. An update that changes nothing (an empty body, or only values
 // equal to the stored ones) writes nothing and fires no hook.
 func (r *Records) Update(ctx context.Context, a Actor, id string, data map[string]any) (Record, error) {
+	return r.UpdateWith(ctx, a, id, data, WriteOptions{})
+}
+
+// UpdateWith is Update under the conditions of opts: with IfMatch, a
+// record whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing is written, even when data changes
+// nothing. The ETag of the answer is ETag(record).
+func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[string]any, opts WriteOptions) (Record, error) {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
@@ -233,11 +241,14 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 	var result Record
 	var m *Mutation
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
-		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
 		if err := a.mayChange(OpUpdate, before); err != nil {
+			return err
+		}
+		if err := opts.check(before); err != nil {
 			return err
 		}
 		changes = dropUnchanged(before, changes)
@@ -280,13 +291,20 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 // delete the children first. In trees and sortable collections the
 // siblings after the record move up one place, so orders stay 0..n-1.
 func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
+	return r.DeleteWith(ctx, a, id, WriteOptions{})
+}
+
+// DeleteWith is Delete under the conditions of opts: with IfMatch, a
+// record whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing is deleted.
+func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts WriteOptions) error {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
 		return err
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
-	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() {
+	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() && opts.IfMatch == nil {
 		// Nothing needs the record's last state (no listener, no owner
 		// check, no siblings to move): one statement, which also tells
 		// whether the team had the record.
@@ -310,11 +328,14 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		before, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
 		if err := a.mayChange(OpDelete, before); err != nil {
+			return err
+		}
+		if err := opts.check(before); err != nil {
 			return err
 		}
 		if err := r.k.checkNoChildren(ctx, tx, c, a.TeamID, id); err != nil {

@@ -202,6 +202,15 @@ func checkArrangeRole(c *collections.Collection, a Actor) error {
 // descendants is a *ValidationError (400). A move to where the record
 // already is writes nothing and fires no hook.
 func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string, order int) (Record, error) {
+	return r.MoveWith(ctx, a, id, parentID, order, WriteOptions{})
+}
+
+// MoveWith is Move under the conditions of opts: with IfMatch, a node
+// whose current ETag is not listed is a *PreconditionError
+// (ErrPrecondition) and nothing moves, even a move to where it already is.
+// Only the moved node's tag is checked; its subtree and siblings move with
+// it as in Move (their tags change too).
+func (r *Records) MoveWith(ctx context.Context, a Actor, id string, parentID *string, order int, opts WriteOptions) (Record, error) {
 	started := time.Now()
 	c, err := r.open(a)
 	if err != nil {
@@ -224,7 +233,7 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		node, err := r.k.store.Get(ctx, tx, c, a.TeamID, id)
+		node, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
@@ -232,6 +241,9 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 			if err := a.mayChange(OpMove, node); err != nil {
 				return err
 			}
+		}
+		if err := opts.check(node); err != nil {
+			return err
 		}
 		oldParent := parentOf(c, node)
 		oldPath, ok := node[pathName].(string)

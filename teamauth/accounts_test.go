@@ -109,6 +109,8 @@ func TestAccountsRoutes(t *testing.T) {
 		// PATCH /me
 		{name: "patch me: a member renames themselves", call: call{method: "PATCH", path: "/api/me", as: "member", body: json(map[string]any{"name": "Mem", "image": "https://x/y.png"})},
 			status: 200, contains: []string{`"name":"Mem"`, `"image":"https://x/y.png"`}, writes: true},
+		{name: "patch me: an empty body changes nothing and answers the caller", call: call{method: "PATCH", path: "/api/me", as: "member", body: "{}"},
+			status: 200, contains: []string{`"name":"member"`, `"email":"member@example.com"`}},
 		{name: "patch me: the email cannot be changed here", call: call{method: "PATCH", path: "/api/me", as: "member", body: json(map[string]any{"email": "x@example.com"})},
 			status: 400, contains: []string{`unknown field \"email\"`}},
 		{name: "patch me: an empty name is 400", call: call{method: "PATCH", path: "/api/me", as: "member", body: json(map[string]any{"name": " "})}, status: 400},

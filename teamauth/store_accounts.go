@@ -58,6 +58,15 @@ func (s *Store) UpdateUser(ctx context.Context, userID string, p UserPatch) (*Us
 	if p.Role != nil && *p.Role != "" && *p.Role != UserRoleAdmin {
 		return nil, ErrInvalidRole
 	}
+	if p.Name == nil && p.Image == nil && p.Role == nil && p.Banned == nil {
+		// Nothing to change. Checked outside a transaction: on SQLite a
+		// read through s.db inside one waits for the transaction's own
+		// write lock until the busy timeout.
+		if err := s.mustExist(ctx, (*userRow)(nil), "u.id = ?", userID, ErrUserNotFound); err != nil {
+			return nil, err
+		}
+		return s.User(ctx, userID)
+	}
 	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		q := tx.NewUpdate().Model((*userRow)(nil)).Where("id = ?", userID)
 		set := false
@@ -74,7 +83,7 @@ func (s *Store) UpdateUser(ctx context.Context, userID string, p UserPatch) (*Us
 			q, set = q.Set("banned = ?", *p.Banned), true
 		}
 		if !set {
-			return s.mustExist(ctx, (*userRow)(nil), "u.id = ?", userID, ErrUserNotFound)
+			return nil // unreachable: checked above
 		}
 		res, err := q.Exec(ctx)
 		if err != nil {

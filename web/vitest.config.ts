@@ -7,10 +7,11 @@ export default defineConfig({
   resolve: {
     alias: {
       '@collectionkit/client': fileURLToPath(new URL('./client/src/index.ts', import.meta.url)),
+      '@collectionkit/vue': fileURLToPath(new URL('./vue/src/index.ts', import.meta.url)),
     },
   },
   test: {
-    include: ['client/test/**/*.test.ts', 'vue/test/**/*.test.ts'],
+    include: ['client/test/**/*.test.ts', 'vue/test/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
     globalSetup: ['./test/kit-server.ts'],
     testTimeout: 15_000,

@@ -3,6 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,32 +15,103 @@ import (
 // TestWebPackages runs the Vitest suite of the TypeScript packages (npm
 // test in this folder), which builds kit from ./cmd/kit and serves it on a
 // temporary SQLite file. It installs the locked dependencies (npm ci) when
-// node_modules is missing, and skips with a message when node or npm is not
-// installed, or with -short.
+// node_modules is missing or lacks a dependency of the root package, and
+// skips with a message when node or npm is not installed, or with -short.
 func TestWebPackages(t *testing.T) {
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed: skipping the TypeScript tests of web/ (install Node.js 20+ to run them)", tool)
-		}
-	}
+	requireNode(t)
 	if testing.Short() {
 		t.Skip("-short: skipping the TypeScript tests of web/ (they build and start kit serve)")
 	}
+	consultSources(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
-
-	if _, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err != nil {
-		t.Log("web/node_modules is missing: running npm ci")
-		if out, err := npm(ctx, "ci", "--no-audit", "--no-fund"); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
-	}
+	installDependencies(ctx, t)
 	start := time.Now()
 	out, err := npm(ctx, "test")
 	if err != nil {
 		t.Fatalf("npm test (vitest run in web/): %v\n%s", err, out)
 	}
 	t.Logf("npm test passed in %s\n%s", time.Since(start).Round(100*time.Millisecond), out)
+}
+
+// consultSources stats every source file of the repository (Go, the web
+// packages, the lockfile), outside node_modules and .git. The suite runs
+// programs go test does not see (npm, and kit built from ./cmd/kit), so
+// without this go test would answer a cached "ok" after a change to any of
+// them; files a test consults are part of its cache key.
+func consultSources(t *testing.T) {
+	t.Helper()
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", ".git", "testdata-out":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		_, err = os.Stat(path)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("walk the sources: %v", err)
+	}
+}
+
+// installNeeded says why node_modules must be installed from the lockfile,
+// or returns "" when it holds every dependency the root package names: a
+// checkout that gained a devDependency (openapi-typescript, say) since the
+// last npm ci installs again.
+func installNeeded() string {
+	if _, err := os.Stat(filepath.Join("node_modules", ".package-lock.json")); err != nil {
+		return "web/node_modules is missing"
+	}
+	raw, err := os.ReadFile("package-lock.json")
+	if err != nil {
+		return "web/package-lock.json is unreadable"
+	}
+	var lock struct {
+		Packages map[string]struct {
+			Dependencies    map[string]string `json:"dependencies"`
+			DevDependencies map[string]string `json:"devDependencies"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal(raw, &lock); err != nil {
+		return "web/package-lock.json is not JSON"
+	}
+	root := lock.Packages[""]
+	for _, deps := range []map[string]string{root.Dependencies, root.DevDependencies} {
+		for name := range deps {
+			if _, err := os.Stat(filepath.Join("node_modules", filepath.FromSlash(name), "package.json")); err != nil {
+				return "web/node_modules lacks " + name
+			}
+		}
+	}
+	return ""
+}
+
+// requireNode skips t, saying why, when node or npm is not installed.
+func requireNode(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: skipping the TypeScript tests of web/ (install Node.js 20+ to run them)", tool)
+		}
+	}
+}
+
+// installDependencies runs npm ci when node_modules lacks what the
+// lockfile's root package names (see installNeeded).
+func installDependencies(ctx context.Context, t *testing.T) {
+	t.Helper()
+	if why := installNeeded(); why != "" {
+		t.Logf("%s: running npm ci", why)
+		if out, err := npm(ctx, "ci", "--no-audit", "--no-fund"); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
 }
 
 // npm runs npm with args in this folder and returns its combined output.

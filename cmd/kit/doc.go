@@ -6,6 +6,8 @@
 //
 //	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
 //	kit lint [DIR]
+//	kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
+//	kit gen types --lang go|ts|vue [--schemas DIR] [--out FILE] [--package NAME]
 //	kit team create --name NAME [--slug SLUG] [--db PATH]
 //	kit team list [--db PATH]
 //	kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
@@ -50,6 +52,7 @@
 //	GET|PATCH|DELETE /api/teams/{team}/{apiPath}/{id}
 //	GET              /api/super-admin/{collection}/{id}
 //	GET              /api/kit/collections
+//	GET              /api/kit/openapi.json
 //	GET              /api/teams/{team}/kit-events
 //	POST             /api/teams/{team}/kit-collection-events
 //	GET              /api/kit-events/health
@@ -68,6 +71,21 @@
 // "file: collection.field: message" (warnings say "warning:" before the
 // message), sorted by file, collection and field. It exits with status 1
 // when there is an error, 0 otherwise, and 2 for a wrong command line.
+//
+// # Generated types
+//
+// kit gen types writes, for each collection of a schemas folder, the
+// record, input, list query and list response types the specification
+// names (Product, ProductInput, ProductQuery, ProductResponse; see package
+// typegen): --lang go one Go file (package --package, default kittypes),
+// --lang ts one TypeScript module, --lang vue the TypeScript module plus
+// the typed composables of @collectionkit/vue (useShopProducts, ...):
+//
+//	kit gen types --lang go --schemas schemas --package shop --out shop/kit_types.go
+//	kit gen types --lang vue --schemas schemas --out web/src/kit.ts
+//
+// An unknown --lang or a wrong flag exits with status 2, a schemas folder
+// with errors with status 1 (kit lint lists them).
 //
 // # Accounts
 //

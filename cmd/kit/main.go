@@ -28,6 +28,8 @@ const usage = `kit serves collections defined in JSON schema files as a team-sco
 Usage:
   kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
   kit lint [DIR]
+  kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
+  kit gen types --lang go|ts|vue [--schemas DIR] [--out FILE] [--package NAME]
   kit team create --name NAME [--slug SLUG] [--db PATH]
   kit team list [--db PATH]
   kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
@@ -52,6 +54,11 @@ Commands:
                  and a curl line for the events list
   lint           check a schemas folder (default ./schemas); prints each finding as
                  "file: collection.field: message"; exit status 1 on any error
+  openapi        print the OpenAPI 3.1 document of the API kit serve would serve for the
+                 schemas folder (default ./schemas), as GET /api/kit/openapi.json answers it
+  gen types      write the record, input, query and response types of the schemas
+                 folder's collections in Go, TypeScript, or TypeScript with the typed
+                 composables of @collectionkit/vue (vue), to stdout or --out FILE
   team create    create a team; prints its id
   team list      list teams: id, slug, name
   user create    create a user (--role admin makes a super-admin); prints its id
@@ -106,6 +113,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return runServe(ctx, rest, stdout, stderr)
 	case "lint":
 		return runLint(rest, stdout, stderr)
+	case "openapi":
+		return runOpenAPI(ctx, rest, stdout, stderr)
+	case "gen":
+		return runGen(rest, stdout, stderr)
 	case "team":
 		return runTeam(ctx, rest, stdout, stderr)
 	case "user":

@@ -28,7 +28,7 @@ func TestHelpPrintsTheUsageOfEveryCommandToStdout(t *testing.T) {
 			t.Errorf("kit %s: got stderr %q, want nothing", strings.Join(args, " "), stderr)
 		}
 		for _, cmd := range []string{"kit serve", "kit lint", "kit team create", "kit team list", "kit user create",
-			"kit user list", "kit member add", "kit token create", "kit help"} {
+			"kit user list", "kit member add", "kit token create", "kit gen types", "kit help"} {
 			if !strings.Contains(stdout, cmd) {
 				t.Errorf("kit %s: got usage without %q:\n%s", strings.Join(args, " "), cmd, stdout)
 			}
@@ -49,6 +49,8 @@ func TestHelpForACommandPrintsItsFlags(t *testing.T) {
 		{[]string{"help", "member", "add"}, []string{"-team", "-user", "-role", "-db"}},
 		{[]string{"token", "create", "--help"}, []string{"-user", "-name", "-db"}},
 		{[]string{"help", "team"}, []string{"create|list"}},
+		{[]string{"help", "gen", "types"}, []string{"-lang", "-schemas", "-out", "-package"}},
+		{[]string{"gen", "types", "-h"}, []string{"kit gen types --lang go|ts|vue"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -75,6 +75,27 @@ func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, 
 	return recs[0], nil
 }
 
+// GetForUpdate is Get inside a write transaction db that must see the
+// record as no other transaction can change it until db ends: on
+// PostgreSQL the row is locked (SELECT ... FOR UPDATE; a concurrent writer
+// waits, and a read that waited sees the row as the other transaction
+// committed it), so a check on the record and the write that depends on
+// it are atomic. SQLite's write transactions are serialized already, so
+// there it is Get.
+func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
+	if s.dialect != dialect.PG {
+		return s.Get(ctx, db, c, teamID, id)
+	}
+	recs, err := s.scanRecords(ctx, db, c, getSQL(c)+" FOR UPDATE", teamID, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) == 0 {
+		return nil, ErrNotFound
+	}
+	return recs[0], nil
+}
+
 // GetAnyTeam returns the record id whatever its team (super-admin reads).
 func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Collection, id string) (Record, error) {
 	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "id" = ?`

@@ -14,6 +14,7 @@ import type {
   MoveTarget,
   Mutation,
   ReadOptions,
+  RecordShape,
   ReorderInput,
 } from './types'
 
@@ -100,6 +101,14 @@ export class KitClient {
    * carrying kit's error body; a network failure with a KitError of status 0.
    */
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    return (await this.exchange<T>(method, path, opts)).body
+  }
+
+  /**
+   * exchange is request that also resolves with the answer's headers (the
+   * `ETag` of a single record, for instance).
+   */
+  async exchange<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
     let query: URLSearchParams | undefined
     if (opts.query instanceof URLSearchParams) query = opts.query
     else if (opts.query) {
@@ -135,11 +144,11 @@ export class KitClient {
       })
     }
     if (!res.ok) throw await errorFromResponse(res)
-    if (res.status === 204) return undefined as T
+    if (res.status === 204) return { body: undefined as T, headers: res.headers }
     const text = await res.text()
-    if (!text) return undefined as T
+    if (!text) return { body: undefined as T, headers: res.headers }
     try {
-      return JSON.parse(text) as T
+      return { body: JSON.parse(text) as T, headers: res.headers }
     } catch (cause) {
       throw new KitError({
         status: res.status,
@@ -267,9 +276,13 @@ export class TeamClient {
     readonly team: string,
   ) {}
 
-  /** collection addresses a collection by registry key (`shopProducts`). */
-  collection<T extends KitRecord = KitRecord>(key: string): CollectionClient<T> {
-    return new CollectionClient<T>(this.client, this.team, key)
+  /**
+   * collection addresses a collection by registry key (`shopProducts`). T is
+   * its record type and Q its list query type (a generated `Product` and
+   * `ProductQuery`, say).
+   */
+  collection<T extends RecordShape = KitRecord, Q extends object = ListQuery>(key: string): CollectionClient<T, Q> {
+    return new CollectionClient<T, Q>(this.client, this.team, key)
   }
 
   /**
@@ -309,17 +322,37 @@ export class SuperAdminClient {
   constructor(readonly client: KitClient) {}
 
   /** item reads `/api/super-admin/<collection>/<id>`; collection is the registry key or apiPath. */
-  item<T extends KitRecord = KitRecord>(collection: string, id: string, opts: ReadOptions = {}): Promise<T> {
+  item<T extends RecordShape = KitRecord>(collection: string, id: string, opts: ReadOptions = {}): Promise<T> {
     return this.client.cached(collectionCacheKey(collection, `super-admin:item/${id}`), opts, () =>
       this.client.request<T>('GET', `super-admin/${enc(collection)}/${enc(id)}`, { signal: opts.signal }),
     )
   }
 }
 
-/** UpdateOptions apply to an update. */
+/**
+ * UpdateOptions apply to an update, a move or the delete of one record.
+ */
 export interface UpdateOptions {
-  /** Sent as `If-Match` (an optimistic-concurrency precondition). */
+  /**
+   * Sent as `If-Match`: the write goes ahead only if the record's ETag is
+   * still this one (from `itemWithETag`, `createWithETag`,
+   * `updateWithETag`, or the `etag` of a previous 412). Otherwise nothing
+   * is written and the call rejects with a KitError of status 412 whose
+   * `etag` is the current ETag and `data.current` the record as stored
+   * now. `*` matches any existing record.
+   */
   ifMatch?: string
+}
+
+/** Versioned is a record with its ETag, for a conditional write. */
+export interface Versioned<T> {
+  item: T
+  /** The record's ETag as the server sent it, quotes included ('' when it sent none). */
+  etag: string
+}
+
+function ifMatchHeaders(opts: UpdateOptions): Record<string, string> {
+  return opts.ifMatch !== undefined ? { 'If-Match': opts.ifMatch } : {}
 }
 
 /**
@@ -327,7 +360,7 @@ export interface UpdateOptions {
  * collection's `apiPath` from the registry (the key itself when the key is
  * not registered).
  */
-export class CollectionClient<T extends KitRecord = KitRecord> {
+export class CollectionClient<T extends RecordShape = KitRecord, Q extends object = ListQuery> {
   constructor(
     readonly client: KitClient,
     readonly team: string,
@@ -347,8 +380,8 @@ export class CollectionClient<T extends KitRecord = KitRecord> {
   }
 
   /** list reads a page: `{items, pagination}`. */
-  async list(query: ListQuery = {}, opts: ReadOptions = {}): Promise<ListResponse<T>> {
-    const params = encodeListQuery(query)
+  async list(query: Q = {} as Q, opts: ReadOptions = {}): Promise<ListResponse<T>> {
+    const params = encodeListQuery(query as ListQuery)
     return this.client.cached(this.cacheKey(`list?${params}`), opts, async () => {
       const { path } = await this.base()
       return this.client.request<ListResponse<T>>('GET', path, { query: params, signal: opts.signal })
@@ -385,44 +418,83 @@ export class CollectionClient<T extends KitRecord = KitRecord> {
     })
   }
 
-  /** create stores a record and resolves with it as stored. */
-  async create(data: Partial<T> | Record<string, unknown>): Promise<T> {
-    const { path } = await this.base()
-    const rec = await this.client.request<T>('POST', path, { body: data })
-    await this.client.mutated({ operation: 'create', collection: this.key, team: this.team, ids: [rec.id] })
-    return rec
+  /**
+   * itemWithETag reads one record as `item` does, with its ETag, for a
+   * conditional update, delete or move. It always asks the server (a
+   * conditional write needs the current ETag, not a cached one); for a
+   * `query` collection the `?ids=<id>` answer carries the record's ETag.
+   */
+  async itemWithETag(id: string, opts: { signal?: AbortSignal } = {}): Promise<Versioned<T>> {
+    const { path, strategy } = await this.base()
+    if (strategy === 'restful') {
+      const res = await this.client.exchange<T>('GET', `${path}/${enc(id)}`, { signal: opts.signal })
+      return { item: res.body, etag: res.headers.get('ETag') ?? '' }
+    }
+    const res = await this.client.exchange<T[]>('GET', path, { query: encodeListQuery({ ids: [id] }), signal: opts.signal })
+    const first = res.body[0]
+    if (!first) throw new KitError({ status: 404, statusText: 'Not Found', message: 'record not found' })
+    return { item: first, etag: res.headers.get('ETag') ?? '' }
   }
 
-  /** update changes the given fields and resolves with the stored record. */
-  async update(id: string, data: Partial<T> | Record<string, unknown>, opts: UpdateOptions = {}): Promise<T> {
+  /** create stores a record and resolves with it as stored. */
+  async create(data: Partial<T> | Record<string, unknown>): Promise<T> {
+    return (await this.createWithETag(data)).item
+  }
+
+  /** createWithETag is create that also resolves with the new record's ETag. */
+  async createWithETag(data: Partial<T> | Record<string, unknown>): Promise<Versioned<T>> {
     const { path } = await this.base()
-    const headers: Record<string, string> = {}
-    if (opts.ifMatch !== undefined) headers['If-Match'] = opts.ifMatch
-    const rec = await this.client.request<T>('PATCH', `${path}/${enc(id)}`, { body: data, headers })
+    const res = await this.client.exchange<T>('POST', path, { body: data })
+    await this.client.mutated({ operation: 'create', collection: this.key, team: this.team, ids: [res.body.id] })
+    return { item: res.body, etag: res.headers.get('ETag') ?? '' }
+  }
+
+  /**
+   * update changes the given fields and resolves with the stored record;
+   * with `ifMatch`, only if the record has not changed since (else a 412
+   * KitError).
+   */
+  async update(id: string, data: Partial<T> | Record<string, unknown>, opts: UpdateOptions = {}): Promise<T> {
+    return (await this.updateWithETag(id, data, opts)).item
+  }
+
+  /** updateWithETag is update that also resolves with the record's new ETag, for the next conditional update. */
+  async updateWithETag(id: string, data: Partial<T> | Record<string, unknown>, opts: UpdateOptions = {}): Promise<Versioned<T>> {
+    const { path } = await this.base()
+    const res = await this.client.exchange<T>('PATCH', `${path}/${enc(id)}`, { body: data, headers: ifMatchHeaders(opts) })
     await this.client.mutated({ operation: 'update', collection: this.key, team: this.team, ids: [id] })
-    return rec
+    return { item: res.body, etag: res.headers.get('ETag') ?? '' }
   }
 
   /**
    * delete removes records: one id -> `DELETE /{id}`; several ->
-   * `DELETE ?ids=a,b`, all or nothing (at most 100 ids).
+   * `DELETE ?ids=a,b` all or nothing (at most 100 ids). `ifMatch` is for
+   * one id only (the bulk endpoint has no ETags): with several it rejects
+   * with a TypeError before sending anything.
    */
-  async delete(ids: string | string[]): Promise<void> {
+  async delete(ids: string | string[], opts: UpdateOptions = {}): Promise<void> {
     const list = Array.isArray(ids) ? ids : [ids]
     if (list.length === 0) return
+    if (list.length > 1 && opts.ifMatch !== undefined) {
+      throw new TypeError('delete: ifMatch applies to one record; delete several records without it')
+    }
     const { path } = await this.base()
     if (list.length === 1) {
-      await this.client.request<void>('DELETE', `${path}/${enc(list[0]!)}`)
+      await this.client.request<void>('DELETE', `${path}/${enc(list[0]!)}`, { headers: ifMatchHeaders(opts) })
     } else {
       await this.client.request<void>('DELETE', path, { query: encodeListQuery({ ids: list }) })
     }
     await this.client.mutated({ operation: 'delete', collection: this.key, team: this.team, ids: list })
   }
 
-  /** move puts a node (and its subtree) under a new parent at a position; resolves with the node. */
-  async move(id: string, target: MoveTarget): Promise<T> {
+  /**
+   * move puts a node (and its subtree) under a new parent at a position;
+   * resolves with the node. With `ifMatch`, only if the node has not
+   * changed since.
+   */
+  async move(id: string, target: MoveTarget, opts: UpdateOptions = {}): Promise<T> {
     const { path } = await this.base()
-    const rec = await this.client.request<T>('PATCH', `${path}/${enc(id)}/move`, { body: target })
+    const rec = await this.client.request<T>('PATCH', `${path}/${enc(id)}/move`, { body: target, headers: ifMatchHeaders(opts) })
     await this.client.mutated({ operation: 'move', collection: this.key, team: this.team, ids: [id] })
     return rec
   }

@@ -13,6 +13,16 @@ export class KitError extends Error {
   /** Details kit attached, such as `fields` (validation) or `param` (a bad list parameter). */
   readonly data: Record<string, unknown> | undefined
 
+  /**
+   * etag is `data.etag`: for a 412 (a conditional write refused because
+   * the record changed) the record's current ETag, to retry with once the
+   * caller has seen `data.current`; undefined otherwise.
+   */
+  get etag(): string | undefined {
+    const v = this.data?.etag
+    return typeof v === 'string' ? v : undefined
+  }
+
   constructor(init: {
     status: number
     statusText: string

@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 export { KitClient, TeamClient, CollectionClient, SuperAdminClient } from './client'
-export type { KitClientOptions, RequestOptions, MutationListener, UpdateOptions } from './client'
+export type { KitClientOptions, RequestOptions, MutationListener, UpdateOptions, Versioned } from './client'
 export { KitError, isKitError, errorFromResponse } from './errors'
 export { CollectionCache, collectionCacheKey, collectionCachePrefix } from './cache'
 export { FilterBuilder, filter } from './filter'

@@ -12,6 +12,15 @@ export interface KitRecord {
   [field: string]: unknown
 }
 
+/**
+ * RecordShape is what a record type must have for the typed methods: an id.
+ * KitRecord fits it, and so do the interfaces `kit gen types --lang ts`
+ * writes (which have no index signature, so they do not fit KitRecord).
+ */
+export interface RecordShape {
+  id: string
+}
+
 /** The spec's pagination data, as kit returns it with every list. */
 export interface Pagination {
   currentPage: number

@@ -135,9 +135,9 @@ describe('create, update and delete', () => {
       },
     })
     const products = kit.team('acme').collection('shopProducts')
-    const rec = await products.create({ title: unique('etag'), price: '5' })
-    await products.update(rec.id, { stock: 2 }, { ifMatch: `"${rec.updatedAt}"` })
-    expect(sent.at(-1)).toBe(`"${rec.updatedAt}"`)
+    const { item: rec, etag } = await products.createWithETag({ title: unique('etag'), price: '5' })
+    await products.update(rec.id, { stock: 2 }, { ifMatch: etag })
+    expect(sent.at(-1)).toBe(etag)
   })
 
   it('deletes one record with DELETE /{id}', async () => {

@@ -1,9 +1,9 @@
-import type { KitError, KitRecord } from '@collectionkit/client'
+import type { KitError, KitRecord, RecordShape } from '@collectionkit/client'
 import { onScopeDispose, ref, shallowRef, toValue, watch, type MaybeRefOrGetter, type Ref, type ShallowRef } from 'vue'
 import { asKitError, teamOrError, useKit } from './context'
 
 /** UseCollectionItemReturn: the spec's `{item, pending, error, refresh}`. */
-export interface UseCollectionItemReturn<T extends KitRecord> {
+export interface UseCollectionItemReturn<T extends RecordShape> {
   /** The record, or null until loaded, when the id is empty, or after it was deleted. */
   item: ShallowRef<T | null>
   pending: Ref<boolean>
@@ -20,7 +20,7 @@ export interface UseCollectionItemReturn<T extends KitRecord> {
  * fetched again after writes through the client that invalidate the
  * collection, and set to null when the client deletes it.
  */
-export function useCollectionItem<T extends KitRecord = KitRecord>(
+export function useCollectionItem<T extends RecordShape = KitRecord>(
   collection: MaybeRefOrGetter<string>,
   id: MaybeRefOrGetter<string | null | undefined>,
 ): UseCollectionItemReturn<T> {

@@ -1,9 +1,9 @@
-import { type KitError, type KitRecord, type UpdateOptions } from '@collectionkit/client'
+import { isKitError, type KitError, type KitRecord, type RecordShape, type UpdateOptions } from '@collectionkit/client'
 import { ref, shallowRef, toValue, type MaybeRefOrGetter, type Ref, type ShallowRef } from 'vue'
 import { asKitError, teamOrError, useKit } from './context'
 
 /** UseCollectionMutationReturn: the spec's `create`, `update`, `deleteItems`, with pending and error. */
-export interface UseCollectionMutationReturn<T extends KitRecord> {
+export interface UseCollectionMutationReturn<T extends RecordShape> {
   /** Creates a record; resolves with it as stored. */
   create: (data: Partial<T> | Record<string, unknown>) => Promise<T>
   /** Updates the given fields; resolves with the stored record. */
@@ -27,7 +27,7 @@ export interface UseCollectionMutationReturn<T extends KitRecord> {
  * queries and items of this app to refresh. A failed write rejects with a
  * KitError and sets error.
  */
-export function useCollectionMutation<T extends KitRecord = KitRecord>(
+export function useCollectionMutation<T extends RecordShape = KitRecord>(
   collection: MaybeRefOrGetter<string>,
 ): UseCollectionMutationReturn<T> {
   const ctx = useKit()

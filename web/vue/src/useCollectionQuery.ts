@@ -1,4 +1,4 @@
-import type { KitError, KitRecord, ListQuery, ListResponse } from '@collectionkit/client'
+import type { KitError, KitRecord, ListQuery, ListResponse, RecordShape } from '@collectionkit/client'
 import {
   computed,
   onScopeDispose,
@@ -13,16 +13,16 @@ import {
 } from 'vue'
 import { asKitError, teamOrError, useKit } from './context'
 
-/** UseCollectionQueryOptions: the spec's `{query, watch}`. */
-export interface UseCollectionQueryOptions {
+/** UseCollectionQueryOptions: the spec's `{query, watch}`; Q is the query type (a generated `ProductQuery`, say). */
+export interface UseCollectionQueryOptions<Q extends object = ListQuery> {
   /** The list query (page, pageSize, search, sort, filter...): a plain object, ref, reactive object or getter. */
-  query?: MaybeRefOrGetter<ListQuery | undefined>
+  query?: MaybeRefOrGetter<Q | undefined>
   /** Refetch when the query, the collection or the team changes. Default true. */
   watch?: boolean
 }
 
 /** UseCollectionQueryReturn: the spec's `{items, data, refresh, pending, error}`. */
-export interface UseCollectionQueryReturn<T extends KitRecord> {
+export interface UseCollectionQueryReturn<T extends RecordShape> {
   /** The records of the current page (empty until loaded). */
   items: ComputedRef<T[]>
   /** The whole answer, `{items, pagination}`, or null until loaded. */
@@ -40,9 +40,9 @@ export interface UseCollectionQueryReturn<T extends KitRecord> {
  * invalidates this collection (its own writes, and writes of collections
  * that reference it).
  */
-export function useCollectionQuery<T extends KitRecord = KitRecord>(
+export function useCollectionQuery<T extends RecordShape = KitRecord, Q extends object = ListQuery>(
   collection: MaybeRefOrGetter<string>,
-  options: UseCollectionQueryOptions = {},
+  options: UseCollectionQueryOptions<Q> = {},
 ): UseCollectionQueryReturn<T> {
   const ctx = useKit()
   const data = shallowRef<ListResponse<T> | null>(null)
@@ -61,8 +61,8 @@ export function useCollectionQuery<T extends KitRecord = KitRecord>(
     try {
       const res = await ctx.client
         .team(team)
-        .collection<T>(toValue(collection))
-        .list({ ...toValue(options.query) }, { force })
+        .collection<T, Q>(toValue(collection))
+        .list({ ...toValue(options.query) } as Q, { force })
       if (run === latest) {
         data.value = res
         error.value = null
