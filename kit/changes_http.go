@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/collectionkit/kit/openapi"
 )
 
 // The change stream's route: GET {prefix}/teams/{team}/kit-changes, Server-
@@ -235,4 +237,36 @@ func appendControl(buf []byte, kind string, id int64, data string) []byte {
 	buf = append(buf, "\ndata: "...)
 	buf = append(buf, data...)
 	return append(buf, "\n\n"...)
+}
+
+// describeChanges adds the change stream's route and its event schema to
+// the OpenAPI document.
+func (k *Kit) describeChanges(doc *openapi.Document) error {
+	str := openapi.Schema{"type": "string"}
+	event := openapi.Schema{"type": "object", "required": []any{"id", "operation", "collection", "correlationId", "timestamp", "invalidate"},
+		"properties": openapi.Schema{
+			"id":            openapi.Schema{"type": "integer", "description": "the change's position, also the SSE id"},
+			"operation":     openapi.Schema{"enum": []any{"create", "update", "delete", "move", "reorder"}},
+			"collection":    openapi.Schema{"type": "string", "description": "a registry key"},
+			"itemId":        str,
+			"itemIds":       openapi.Schema{"type": "array", "items": str},
+			"correlationId": str,
+			"timestamp":     openapi.Schema{"type": "integer", "description": "Unix milliseconds"},
+			"invalidate":    openapi.Schema{"type": "array", "items": str, "description": "cache keys collection:<key>:*"},
+		}}
+	if err := doc.AddSchema("KitChangeEvent", event); err != nil {
+		return err
+	}
+	op := (&openapi.Operation{OperationID: "streamChanges",
+		Summary: "The team's change stream (Server-Sent Events): each event's data is a KitChangeEvent; " +
+			"`reset` and `ready` events carry {id}; resume with Last-Event-ID",
+		Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam),
+			{Name: "collections", In: "query", Description: "registry keys or apiPaths, comma-separated", Schema: str},
+			{Name: "Last-Event-ID", In: "header", Description: "the position to resume after", Schema: str},
+			{Name: "lastEventId", In: "query", Description: "Last-Event-ID for clients that cannot set headers", Schema: str},
+		},
+		Responses: map[string]*openapi.Response{"200": {Description: "an event stream",
+			Content: map[string]openapi.MediaType{"text/event-stream": {Schema: openapi.Ref("KitChangeEvent")}}}},
+	}).AddErrors(400, 401, 403, 404, 500)
+	return doc.Add(http.MethodGet, k.cfg.Prefix+"/teams/{team}/kit-changes", op)
 }
