@@ -79,9 +79,9 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 			k.WriteError(w, r, err)
 			return
 		}
-		if len(items) == 1 && !strings.Contains(q.Get("ids"), ",") {
-			// The query strategy's single-item fetch: the record's ETag,
-			// for a conditional PATCH or DELETE of /{id}.
+		if len(items) == 1 && len(q["ids"]) == 1 && items[0]["id"] == q.Get("ids") {
+			// The query strategy's single-item fetch (?ids=<one id>): the
+			// record's ETag, for a conditional PATCH or DELETE of /{id}.
 			w.Header().Set("ETag", ETag(items[0]))
 		}
 		WriteJSON(w, http.StatusOK, items)

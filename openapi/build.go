@@ -241,8 +241,10 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 	ops = append(ops, routeOp{http.MethodGet, base, (&Operation{
 		OperationID: "list" + op, Tags: tags,
 		Summary: "List the team's " + c.Name(),
-		Description: "A page of the team's records: {items, pagination}. With `ids`, the team's records among the ids " +
-			"in the order asked, as an array (the query fetch strategy); ids of other teams or of no record are left out.",
+		Description: "A page of the team's records: {items, pagination}. With `ids`, an array (the query fetch strategy): " +
+			"the team's records among the ids that also match filter and search, ordered by sort when given, else in the " +
+			"order asked (ids of other teams or of no record are left out); page, pageSize and limit are then a 400. " +
+			"A `?ids=` of one id that finds its record carries the record's ETag.",
 		Parameters: listParams,
 		Responses: map[string]*Response{"200": JSONResponse("a page of records, or with ids the records asked for",
 			Schema{"oneOf": []any{Ref(response), Schema{"type": "array", "items": Ref(record)}}})},
@@ -261,7 +263,8 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		OperationID: "bulkDelete" + op, Tags: tags,
 		Summary: "Delete several records of " + c.Name(),
 		Description: fmt.Sprintf("Deletes the records `ids` names (at most %d) in one transaction, all or nothing: an id that is "+
-			"missing, of another team or not deletable by the caller deletes nothing and answers as the single delete would.",
+			"missing, of another team or not deletable by the caller deletes nothing and answers as the single delete would "+
+			"(404, 403, 409). Any list parameter besides ids, or an If-Match header, is a 400 (a precondition is per record).",
 			o.Limits.MaxInValues),
 		Parameters: []*Parameter{team, {Name: "ids", In: "query", Required: true,
 			Description: "comma-separated record ids", Schema: idsSchema(o.Limits.MaxInValues)}},
@@ -306,7 +309,7 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 					parent.Name: Schema{"type": []any{"string", "null"}, "x-refTarget": key},
 					order.Name:  Schema{"type": []any{"integer", "null"}, "minimum": 0},
 				}, "required": []any{parent.Name}}),
-			Responses: map[string]*Response{"200": JSONResponse("the moved record", Ref(record))},
+			Responses: map[string]*Response{"200": recordAnswer("the moved record")},
 		}).AddErrors(400, 401, 403, 404, 412, 413, 415, 500)})
 		ops = append(ops, routeOp{http.MethodGet, base + "/tree", (&Operation{
 			OperationID: "tree" + op, Tags: tags,
@@ -339,7 +342,7 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		Summary:     "Read one record of " + c.Name() + " of any team",
 		Description: "For users whose global role is admin. The apiPath (" + c.APIPath() + ") may stand for the key.",
 		Parameters:  []*Parameter{id},
-		Responses:   map[string]*Response{"200": JSONResponse("the record", Ref(record))},
+		Responses:   map[string]*Response{"200": recordAnswer("the record")},
 	}).AddErrors(401, 403, 404, 500)})
 	return addAll(d, ops)
 }

@@ -165,9 +165,10 @@ const demoEventsPath = "/teams/acme/kit-events"
 
 // print writes the demo block: a token and a curl line per user, and,
 // when withEvents, a curl line for acme's audit events with the first
-// user's (Alice's) token. apiURL is the base of the API
+// user's (Alice's) token, and, when adminURL is not empty, the admin app's
+// URL with the first user's sign-in. apiURL is the base of the API
 // ("http://127.0.0.1:8080/api").
-func (d *demoData) print(w io.Writer, apiURL, db string, withEvents bool) {
+func (d *demoData) print(w io.Writer, apiURL, adminURL, db string, withEvents bool) {
 	if d.reused {
 		fmt.Fprintf(w, "kit demo: reusing the demo data in %s\n", db)
 	} else {
@@ -183,6 +184,11 @@ func (d *demoData) print(w io.Writer, apiURL, db string, withEvents bool) {
 		l := d.logins[0]
 		fmt.Fprintf(w, "\nThe audit events of team acme, newest first, as %s:\n    curl -s -H 'Authorization: Bearer %s' %s%s\n",
 			strings.SplitN(l.who, ",", 2)[0], l.token, apiURL, demoEventsPath)
+	}
+	if adminURL != "" && len(d.logins) > 0 {
+		l := d.logins[0]
+		fmt.Fprintf(w, "\nThe admin app: open %s and sign in as %s (acme; Carol's login above shows globex):\n    email: %s\n    password: %s\n",
+			adminURL, strings.SplitN(l.who, ",", 2)[0], l.email, l.password)
 	}
 	fmt.Fprintln(w)
 }

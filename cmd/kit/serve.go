@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/collectionkit/kit/admin"
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/kit"
@@ -50,15 +51,20 @@ type serveOptions struct {
 	prefix   string
 	demo     bool
 	noEvents bool
+	noAdmin  bool
 }
+
+// adminPath is where kit serve mounts the admin app (unless --no-admin).
+const adminPath = "/admin/"
 
 // runServe implements "kit serve".
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o serveOptions
-	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]",
+	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin]",
 		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
 			"until SIGINT or SIGTERM, then shut down gracefully. The events add-on records every change\n"+
 			"and serves the audit endpoints (GET /teams/{team}/kit-events, ...) unless --no-events.\n"+
+			"The admin app (sign in with an account's email and password) is served at /admin/ unless --no-admin.\n"+
 			"--demo serves the demo schemas built into kit (unless --schemas is given), seeds two teams\n"+
 			"(acme, globex), four users and a few records (once per database), and prints a fresh API\n"+
 			"token and a ready-to-paste curl line for each user, and one for acme's events.")
@@ -68,6 +74,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fl.StringVar(&o.prefix, "prefix", "/api", "URL `path` the API is served under")
 	fl.BoolVar(&o.demo, "demo", false, "seed demo data and print a token and a curl line per user")
 	fl.BoolVar(&o.noEvents, "no-events", false, "do not install the events add-on: no audit events, no event routes")
+	fl.BoolVar(&o.noAdmin, "no-admin", false, "do not serve the admin app at "+adminPath)
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -109,11 +116,18 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			closeKit()
 			return fail(stderr, "serve --demo", err)
 		}
-		demo.print(stdout, base+prefix, o.db, withEvents)
+		adminURL := ""
+		if !o.noAdmin {
+			adminURL = base + adminPath
+		}
+		demo.print(stdout, base+prefix, adminURL, o.db, withEvents)
 	}
 
 	mux := http.NewServeMux()
 	mux.Handle(prefix+"/", k.Handler())
+	if !o.noAdmin {
+		mux.Handle(adminPath, http.StripPrefix(strings.TrimSuffix(adminPath, "/"), admin.Handler(k)))
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		if err := k.DB().PingContext(r.Context()); err != nil {
 			logger.ErrorContext(r.Context(), "kit: health check: database unreachable", slog.Any("error", err))
@@ -145,6 +159,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(stdout, "kit: serving %s on %s%s\n", plural(k.Collections().Len(), "collection"), base, prefix)
+	if !o.noAdmin {
+		fmt.Fprintf(stdout, "kit: admin app on %s%s\n", base, adminPath)
+	}
 	if addr, ok := ln.Addr().(*net.TCPAddr); ok && addr.IP.IsUnspecified() {
 		fmt.Fprintf(stderr, "kit: listening on every interface (%s)\n", addr)
 	}

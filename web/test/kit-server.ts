@@ -5,7 +5,7 @@
 // tests (inject('kit')). The server is stopped and the folder removed at the
 // end.
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
@@ -38,7 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return stdout.trim()
     }
 
-    // The schemas: examples/schemas, with categories as a tree (hierarchy)
+    // The schemas: examples/schemas plus test/notes.json, with categories as a tree (hierarchy)
     // fetched by the `query` strategy and products by `restful`.
     const schemas = join(dir, 'schemas')
     await cp(join(repoRoot, 'examples/schemas'), schemas, { recursive: true })
@@ -47,6 +47,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     config.shopProducts = { ...config.shopProducts, fetchStrategy: 'restful' }
     config.shopCategories = { ...config.shopCategories, fetchStrategy: 'query', hierarchy: { enabled: true } }
     await writeFile(configFile, JSON.stringify(config, null, 2))
+    // testNotes: records without a title (a reference select offers none of them).
+    await mkdir(join(schemas, 'test'))
+    await writeFile(join(schemas, 'test', 'notes.json'), JSON.stringify({ body: { type: 'string', meta: { label: 'Body' } } }))
 
     const acme = await kit('team', 'create', '--name', 'Acme', '--slug', 'acme')
     const globex = await kit('team', 'create', '--name', 'Globex', '--slug', 'globex')

@@ -8,6 +8,7 @@ import {
   type KitClient,
 } from '@collectionkit/client'
 import { inject, shallowRef, toValue, type App, type InjectionKey, type MaybeRefOrGetter, type ShallowRef } from 'vue'
+import { createKitForms, type KitForms } from './forms'
 
 /** KitRoute is the part of a route the composables read (vue-router's route fits). */
 export interface KitRoute {
@@ -54,6 +55,8 @@ export interface KitContext {
   tracker: EventTracker
   /** The tracker's health record, updated after every attempt. */
   health: ShallowRef<EventHealth>
+  /** The app's form controller: which create, update, delete or view form is open. */
+  forms: KitForms
 }
 
 /** The injection key of the KitContext. */
@@ -99,6 +102,7 @@ export function createKitContext(options: KitPluginOptions): KitContext {
     },
     tracker,
     health,
+    forms: createKitForms(),
   }
   return ctx
 }

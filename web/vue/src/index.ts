@@ -1,10 +1,16 @@
 /**
  * @collectionkit/vue: the spec's composables, binding @collectionkit/client
- * to Vue's reactivity. Install the plugin once per app; it provides the
- * client, the current team and route (no global store):
+ * to Vue's reactivity, and the spec's components (tables, collections in
+ * layouts, generated forms, reference selects, the activity log), styled
+ * with Tailwind CSS v4 classes. Install the plugin once per app; it provides
+ * the client, the current team and route and the form controller (no global
+ * store):
  *
  *     app.use(createKit({ client: new KitClient({ token }), route: useRoute() }))
  *     const { items, pending } = useCollectionQuery('shopProducts', { query: { search: 'lamp' } })
+ *
+ *     <KitCollection collection="shopProducts" layout="responsive" />
+ *     <KitFormHost />
  *
  * @packageDocumentation
  */
@@ -25,3 +31,28 @@ export { useKitEvents } from './useKitEvents'
 export type { UseKitEventsOptions } from './useKitEvents'
 export { useKitChanges } from './useKitChanges'
 export type { UseKitChangesOptions, UseKitChangesReturn } from './useKitChanges'
+export { createKitForms } from './forms'
+export type { KitForms, KitFormState, OpenFormOptions } from './forms'
+export type * from './components/types'
+export { default as KitTable } from './components/KitTable.vue'
+export { default as KitTableHeader } from './components/KitTableHeader.vue'
+export { default as KitTableSearch } from './components/KitTableSearch.vue'
+export { default as KitTablePagination } from './components/KitTablePagination.vue'
+export { default as KitTableActions } from './components/KitTableActions.vue'
+export { default as KitTableCheckbox } from './components/KitTableCheckbox.vue'
+export { useCollectionFields } from './useCollectionFields'
+export { default as KitReferenceSelect } from './components/KitReferenceSelect.vue'
+export { default as KitItemCardMini } from './components/KitItemCardMini.vue'
+export { default as KitFormField } from './components/KitFormField.vue'
+export { default as KitForm } from './components/KitForm.vue'
+export { default as KitFormContainer } from './components/KitFormContainer.vue'
+export { default as KitFormHost } from './components/KitFormHost.vue'
+export { default as KitCollection } from './components/KitCollection.vue'
+export { default as KitCard } from './components/KitCard.vue'
+export { breakpoints, gridColumns, layoutPresets, resolveLayout } from './components/layout'
+export { default as KitActivityLog } from './components/KitActivityLog.vue'
+export { default as KitActivityTimeline } from './components/KitActivityTimeline.vue'
+export { default as KitActivityEventRow } from './components/KitActivityEventRow.vue'
+export { default as KitActivityFilters } from './components/KitActivityFilters.vue'
+export { default as KitActivityEventDetail } from './components/KitActivityEventDetail.vue'
+export { default as KitActivityChanges } from './components/KitActivityChanges.vue'

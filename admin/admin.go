@@ -1,0 +1,137 @@
+package admin
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/collectionkit/kit/kit"
+)
+
+// dist is the built app (npm run build:admin in web/).
+//
+//go:embed all:dist
+var dist embed.FS
+
+// The placeholders index.html is built with (web/admin/index.html), which
+// Handler replaces per request.
+const (
+	basePlaceholder   = `<base href="./" />`
+	prefixPlaceholder = `<meta name="kit-api-prefix" content="/api" />`
+)
+
+// immutableCache is the Cache-Control of the content-hashed assets.
+const immutableCache = "public, max-age=31536000, immutable"
+
+// Handler returns the handler that serves the admin app of k, built into
+// the module. Mount it under any prefix with [http.StripPrefix] (see the
+// package documentation); it answers only GET and HEAD. It panics if the
+// embedded build lacks its index.html, which only a broken build can cause.
+func Handler(k *kit.Kit) http.Handler {
+	return newHandler(dist, k.Prefix())
+}
+
+// handler serves one build for one API prefix.
+type handler struct {
+	files  fs.FS
+	index  []byte // index.html with the API prefix set; the base is set per request
+	prefix string
+}
+
+func newHandler(embedded fs.FS, apiPrefix string) *handler {
+	files, err := fs.Sub(embedded, "dist")
+	if err != nil {
+		panic(fmt.Sprintf("admin: %v", err))
+	}
+	index, err := fs.ReadFile(files, "index.html")
+	if err != nil || !bytes.Contains(index, []byte(basePlaceholder)) || !bytes.Contains(index, []byte(prefixPlaceholder)) {
+		panic("admin: the embedded build has no index.html with the base and prefix placeholders; rebuild it with npm run build:admin in web/")
+	}
+	if apiPrefix == "" {
+		apiPrefix = "/api"
+	}
+	meta := fmt.Sprintf(`<meta name="kit-api-prefix" content="%s" />`, html.EscapeString(apiPrefix))
+	return &handler{files: files, index: bytes.Replace(index, []byte(prefixPlaceholder), []byte(meta), 1), prefix: apiPrefix}
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name != "" && name != "index.html" {
+		if b, err := fs.ReadFile(h.files, name); err == nil {
+			h.serveFile(w, r, name, b)
+			return
+		}
+		if strings.HasPrefix(name, "assets/") {
+			http.NotFound(w, r)
+			return
+		}
+	}
+	h.serveIndex(w, r)
+}
+
+// serveFile answers a file of the build, with its content type and cache policy.
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string, b []byte) {
+	ctype := mime.TypeByExtension(path.Ext(name))
+	switch path.Ext(name) {
+	case ".js", ".mjs":
+		ctype = "text/javascript; charset=utf-8"
+	case ".css":
+		ctype = "text/css; charset=utf-8"
+	}
+	if ctype == "" {
+		ctype = http.DetectContentType(b)
+	}
+	w.Header().Set("Content-Type", ctype)
+	if strings.HasPrefix(name, "assets/") {
+		w.Header().Set("Cache-Control", immutableCache)
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+}
+
+// serveIndex answers index.html with <base href> set to where the handler
+// is mounted.
+func (h *handler) serveIndex(w http.ResponseWriter, r *http.Request) {
+	base := fmt.Sprintf(`<base href="%s" />`, html.EscapeString(mountPoint(r)))
+	page := bytes.Replace(h.index, []byte(basePlaceholder), []byte(base), 1)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Frame-Options", "DENY")
+	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
+	http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(page))
+}
+
+// mountPoint is the path the handler is mounted at, with a trailing
+// slash: the part of the request URI's path that a StripPrefix in front
+// of the handler removed ("/admin/" for /admin/teams/acme seen as
+// /teams/acme). Without one, or when the request URI does not end with the
+// path the handler sees, it is "/".
+func mountPoint(r *http.Request) string {
+	uri := r.RequestURI
+	if i := strings.IndexAny(uri, "?#"); i >= 0 {
+		uri = uri[:i]
+	}
+	seen := r.URL.EscapedPath()
+	mount, ok := strings.CutSuffix(uri, seen)
+	if !ok || mount != "" && (!strings.HasPrefix(mount, "/") || strings.HasPrefix(mount, "//")) {
+		return "/"
+	}
+	if !strings.HasSuffix(mount, "/") {
+		mount += "/"
+	}
+	return mount
+}

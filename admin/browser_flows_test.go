@@ -1,0 +1,347 @@
+package admin_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/collectionkit/kit/kit"
+)
+
+// selectValue picks value in the select of css, as a user does (a change event).
+func selectValue(css, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.querySelector(%s); s.value = %s; s.dispatchEvent(new Event('change', {bubbles: true})) })()`, jsString(css), jsString(value)))
+}
+
+// fill replaces the value of the input of css with value, as a user who
+// selects all and types: an input event empties it, then the keys.
+func fill(css, value string) chromedp.Action[chromedp.Void] {
+	clear := chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const el = document.querySelector(%s); el.value = ''; el.dispatchEvent(new Event('input', {bubbles: true})) })()`, jsString(css)))
+	if value == "" {
+		return clear
+	}
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if _, err := clear(ctx, t); err != nil {
+			return chromedp.Void{}, err
+		}
+		return chromedp.SendKeys(chromedp.CSS(css), value)(ctx, t)
+	}
+}
+
+// dragTo drags the element of from by its center onto the upper quarter
+// of the element of to, in small mouse steps (SortableJS's fallback
+// follows the pointer; the upper part places the dragged item before the
+// target).
+func (p *tab) dragTo(from, to string) {
+	p.t.Helper()
+	box := func(css string) []float64 {
+		return eval[[]float64](p, fmt.Sprintf(`(() => { const r = document.querySelector(%s).getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2, r.top + r.height / 4] })()`, jsString(css)))
+	}
+	a, b := box(from), box(to)
+	p.do(chromedp.DragAndDropXY(a[0], a[1], b[0], b[2], 30))
+}
+
+// eventually checks cond until it holds, failing t after 30 s; for state
+// the browser changes through the server after a UI action.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30 s for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// productCount is the number of acme's products in the database.
+func (w *world) productCount(t *testing.T) int {
+	t.Helper()
+	return len(w.titles(t, "shopProducts", "title"))
+}
+
+func TestBrowserTable(t *testing.T) {
+	w := newWorld(t)
+	p := newTab(t, w)
+	p.signIn("/teams/acme/collections/shopProducts")
+	p.waitText("[data-kit-summary]", "Showing 1 to 10 of 25 results")
+
+	t.Run("search waits for the typing to pause, asks the server once and resets to page 1", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS(`button[aria-label="Next page"]`)))
+		p.waitText("[data-kit-summary]", "Showing 11 to 20 of 25 results")
+		before := len(w.searches.all())
+		p.do(chromedp.SendKeys(chromedp.CSS("input[type=search]"), "LAMP"))
+		p.waitRows("Lamp C", "Lamp B", "Lamp A")
+		p.waitText("[data-kit-summary]", "Showing 1 to 3 of 3 results")
+		var searched []string
+		for _, s := range w.searches.all()[before:] {
+			if s != "" {
+				searched = append(searched, s)
+			}
+		}
+		if !slices.Equal(searched, []string{"LAMP"}) {
+			t.Errorf("got search requests %q, want one for %q (the input is debounced)", searched, "LAMP")
+		}
+		p.do(fill("input[type=search]", "\b"))
+		p.waitText("[data-kit-summary]", "of 25 results")
+	})
+
+	t.Run("a sortable header sorts ascending, a second click descending", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=sort-title]")))
+		p.waitRows("Lamp A", "Lamp B", "Lamp C", "Widget 01", "Widget 02", "Widget 03", "Widget 04", "Widget 05", "Widget 06", "Widget 07")
+		if !eval[bool](p, `!!document.querySelector('th[aria-sort=ascending] [data-test=sort-title]')`) {
+			t.Error("got no aria-sort=ascending on the title header, want it")
+		}
+		p.do(chromedp.Click(chromedp.CSS("[data-test=sort-title]")))
+		p.waitRows("Widget 22", "Widget 21", "Widget 20", "Widget 19", "Widget 18", "Widget 17", "Widget 16", "Widget 15", "Widget 14", "Widget 13")
+	})
+
+	t.Run("next shows the second page", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS(`button[aria-label="Next page"]`)))
+		p.waitText("[data-kit-summary]", "Showing 11 to 20 of 25 results")
+		p.waitRows("Widget 12", "Widget 11", "Widget 10", "Widget 09", "Widget 08", "Widget 07", "Widget 06", "Widget 05", "Widget 04", "Widget 03")
+	})
+
+	t.Run("a page size of 5 shows five rows from page 1", func(t *testing.T) {
+		p.step(t)
+		p.do(selectValue("nav[aria-label=Pagination] select", "5"))
+		p.waitText("[data-kit-summary]", "Showing 1 to 5 of 25 results")
+		p.waitRows("Widget 22", "Widget 21", "Widget 20", "Widget 19", "Widget 18")
+		p.waitText("nav[aria-label=Pagination] [aria-current=page]", "1")
+	})
+
+	t.Run("a filter narrows the list on the server", func(t *testing.T) {
+		p.step(t)
+		p.do(
+			chromedp.Click(chromedp.CSS("[data-test=toggle-filters]")),
+			selectValue("[data-test=filter-field]", "stock"),
+			selectValue("[data-test=filter-op]", "gt"),
+			chromedp.SendKeys(chromedp.CSS("[data-test=filter-value]"), "19"),
+			chromedp.Click(chromedp.CSS("[data-test=filter-add]")),
+		)
+		p.waitText("[data-kit-summary]", "Showing 1 to 3 of 3 results")
+		p.waitRows("Widget 22", "Widget 21", "Widget 20")
+		p.checkAccessibility("the products list with filters")
+	})
+
+	t.Run("the columns menu hides and shows a column", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=toggle-columns]")), chromedp.Click(chromedp.CSS("[data-test=column-price]")))
+		p.waitFor("the price column to be hidden", `!document.querySelector('[data-test=row] [data-col=price]')`)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=column-id]")))
+		p.waitFor("the id column to be shown", `!!document.querySelector('[data-test=row] [data-col=id]')`)
+		p.checkAccessibility("the products list with the columns menu open")
+	})
+}
+
+func TestBrowserForms(t *testing.T) {
+	w := newWorld(t)
+	p := newTab(t, w)
+	p.signIn("/teams/acme/collections/shopProducts")
+	p.waitText("[data-kit-summary]", "of 25 results")
+
+	t.Run("a create without the required fields shows the server's messages and writes nothing", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=create]")), chromedp.WaitVisible(chromedp.CSS("[data-test=record-form]")))
+		if got := eval[string](p, `document.querySelector('[data-test=form-container]').dataset.container`); got != "slideover" {
+			t.Errorf("got the form in a %q, want the default slideover", got)
+		}
+		p.checkAccessibility("the create form")
+		p.do(chromedp.Click(chromedp.CSS("[data-test=save]")))
+		p.waitText("[data-test=error-title]", "is required")
+		p.waitText("[data-test=error-price]", "is required")
+		if got := w.productCount(t); got != 25 {
+			t.Errorf("got %d products, want 25 (nothing written)", got)
+		}
+		p.checkAccessibility("the create form with errors")
+	})
+
+	t.Run("a create through the form stores the record and lists it", func(t *testing.T) {
+		p.step(t)
+		p.do(
+			chromedp.SendKeys(chromedp.CSS("#field-title"), "Hammock"),
+			chromedp.SendKeys(chromedp.CSS("#field-price"), "89.5"),
+			chromedp.SendKeys(chromedp.CSS("#field-stock"), "7"),
+			chromedp.Click(chromedp.CSS("[data-test=save]")),
+			chromedp.WaitNotPresent(chromedp.CSS("[data-test=record-form]")),
+		)
+		p.waitText("[data-kit-summary]", "of 26 results")
+		if got := p.rowTitles(); len(got) == 0 || got[0] != "Hammock" {
+			t.Errorf("got rows %v, want Hammock first (newest)", got)
+		}
+		rec, err := w.k.Records("shopProducts").List(t.Context(), w.alice, map[string][]string{"search": {"Hammock"}})
+		if err != nil || len(rec.Items) != 1 || rec.Items[0]["price"] != "89.50" || rec.Items[0]["stock"] != float64(7) {
+			t.Errorf("got %v (%v), want one Hammock at 89.50 with stock 7", rec, err)
+		}
+	})
+
+	t.Run("an edit saves the changed field", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS(`[data-test=edit][aria-label="Edit Lamp C"]`)), chromedp.WaitVisible(chromedp.CSS("#field-title")))
+		p.do(fill("#field-title", "Lamp C (red)"), chromedp.Click(chromedp.CSS("[data-test=save]")))
+		p.do(chromedp.WaitNotPresent(chromedp.CSS("[data-test=record-form]")))
+		p.waitFor("the edited title in the list", `[...document.querySelectorAll('[data-col=title]')].some(td => td.innerText.trim() === 'Lamp C (red)')`)
+		rec, err := w.k.Records("shopProducts").Get(t.Context(), w.alice, w.ids["Lamp C"])
+		if err != nil || rec["title"] != "Lamp C (red)" || rec["price"] != "30.00" {
+			t.Errorf("got %v (%v), want the title changed and the price kept", rec, err)
+		}
+	})
+
+	t.Run("a stale edit shows the conflict and does not overwrite", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS(`[data-test=edit][aria-label="Edit Lamp B"]`)), chromedp.WaitVisible(chromedp.CSS("#field-price")))
+		// Someone else changes the record while the form is open.
+		if _, err := w.k.Records("shopProducts").Update(t.Context(), w.alice, w.ids["Lamp B"], kit.Record{"title": "Lamp B (theirs)"}); err != nil {
+			t.Fatal(err)
+		}
+		p.do(fill("#field-price", "31.00"), chromedp.Click(chromedp.CSS("[data-test=save]")))
+		p.waitText("[data-test=conflict]", "Lamp B (theirs)")
+		rec, err := w.k.Records("shopProducts").Get(t.Context(), w.alice, w.ids["Lamp B"])
+		if err != nil || rec["title"] != "Lamp B (theirs)" || rec["price"] != "30.00" {
+			t.Errorf("got %v (%v), want their title and the old price (nothing overwritten)", rec, err)
+		}
+		p.checkAccessibility("the edit form with a conflict")
+
+		p.do(chromedp.Click(chromedp.CSS("[data-test=conflict-reload]")))
+		p.waitFor("the form to hold their title", `document.querySelector('#field-title').value === 'Lamp B (theirs)'`)
+		p.do(fill("#field-price", "31.00"), chromedp.Click(chromedp.CSS("[data-test=save]")))
+		p.do(chromedp.WaitNotPresent(chromedp.CSS("[data-test=record-form]")))
+		rec, err = w.k.Records("shopProducts").Get(t.Context(), w.alice, w.ids["Lamp B"])
+		if err != nil || rec["title"] != "Lamp B (theirs)" || rec["price"] != "31.00" {
+			t.Errorf("got %v (%v), want their title and the new price", rec, err)
+		}
+	})
+
+	t.Run("bulk delete removes the selected rows after a confirmation", func(t *testing.T) {
+		p.step(t)
+		if got := eval[bool](p, `document.querySelector('[data-test=delete-selected]').disabled`); !got {
+			t.Error("got the delete button enabled with nothing selected, want it disabled")
+		}
+		p.do(
+			chromedp.Click(chromedp.CSS(`[aria-label="Select Widget 22"]`)),
+			chromedp.Click(chromedp.CSS(`[aria-label="Select Widget 21"]`)),
+		)
+		p.waitText("[data-test=delete-selected]", "Delete (2)")
+		p.do(chromedp.Click(chromedp.CSS("[data-test=delete-selected]")), chromedp.WaitVisible(chromedp.CSS("[data-test=confirm-delete]")))
+		p.checkAccessibility("the delete confirmation")
+		p.do(chromedp.Click(chromedp.CSS("[data-test=confirm-delete]")), chromedp.WaitNotPresent(chromedp.CSS("[data-test=confirm-delete]")))
+		p.waitText("[data-kit-summary]", "of 24 results")
+		titles := w.titles(t, "shopProducts", "title")
+		if slices.Contains(titles, "Widget 22") || slices.Contains(titles, "Widget 21") || len(titles) != 24 {
+			t.Errorf("got products %v, want 24 without Widget 21 and 22", titles)
+		}
+	})
+}
+
+func TestBrowserTreeAndOrder(t *testing.T) {
+	w := newWorld(t)
+	p := newTab(t, w)
+	p.signIn("/teams/acme/collections/shopCategories")
+	p.waitFor("the tree", `document.querySelectorAll('[data-test=tree-node]').length === 3`)
+	p.checkAccessibility("the categories tree")
+
+	t.Run("dragging a root node onto a child moves it under that child's parent", func(t *testing.T) {
+		p.step(t)
+		p.dragTo(fmt.Sprintf(`[data-id=%q] > div [data-test=drag-handle]`, w.ids["Garden"]), fmt.Sprintf(`[data-id=%q] > div [data-test=tree-title]`, w.ids["Hammers"]))
+		var rec kit.Record
+		eventually(t, "Garden stored under Tools", func() bool {
+			rec, _ = w.k.Records("shopCategories").Get(t.Context(), w.alice, w.ids["Garden"])
+			return rec["parentId"] == w.ids["Tools"]
+		})
+		p.waitFor("Garden shown under Tools", fmt.Sprintf(`!!document.querySelector('[data-id=%q] [data-id=%q]')`, w.ids["Tools"], w.ids["Garden"]))
+	})
+
+	t.Run("a category form opens in the configured modal", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS(`[data-test=edit][aria-label="Edit Tools"]`)), chromedp.WaitVisible(chromedp.CSS("[data-test=record-form]")))
+		if got := eval[string](p, `document.querySelector('[data-test=form-container]').dataset.container`); got != "modal" {
+			t.Errorf("got the form in a %q, want modal", got)
+		}
+		p.do(chromedp.KeyEvent("\x1b"), chromedp.WaitNotPresent(chromedp.CSS("[data-test=record-form]")))
+	})
+
+	t.Run("dragging a task by its handle reorders the tasks", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/workTasks"))
+		p.waitRows("Task 1", "Task 2", "Task 3", "Task 4")
+		p.checkAccessibility("the sortable tasks")
+		p.dragTo(fmt.Sprintf(`tr[data-id=%q] [data-test=drag-handle]`, w.ids["Task 4"]), fmt.Sprintf(`tr[data-id=%q] [data-col=title]`, w.ids["Task 1"]))
+		want := []string{"Task 4", "Task 1", "Task 2", "Task 3"}
+		var got []string
+		eventually(t, fmt.Sprintf("the stored order %v", want), func() bool {
+			got = w.titles(t, "workTasks", "order")
+			return slices.Equal(got, want)
+		})
+		p.waitRows(want...)
+	})
+}
+
+func TestBrowserActivityAndTeams(t *testing.T) {
+	w := newWorld(t)
+	if _, err := w.k.Records("shopProducts").Update(t.Context(), w.alice, w.ids["Widget 05"], kit.Record{"price": "7.25"}); err != nil {
+		t.Fatal(err)
+	}
+	p := newTab(t, w)
+	p.signIn("/teams/acme/activity")
+	p.waitFor("the events", `document.querySelectorAll('[data-test=event]').length > 0`)
+	p.checkAccessibility("the activity log")
+
+	t.Run("the activity log opens an update's changes as a diff", func(t *testing.T) {
+		p.step(t)
+		if got := eval[string](p, `document.querySelector('[data-test=event-operation]').innerText`); got != "update" {
+			t.Errorf("got the newest event %q, want the update", got)
+		}
+		p.do(chromedp.Click(chromedp.CSS("[data-test=event-toggle]")), chromedp.WaitVisible(chromedp.CSS("[data-kit-changes]")))
+		got := eval[[]string](p, `[...document.querySelectorAll('[data-kit-changes] tbody tr')].map(tr => [...tr.children].map(c => c.innerText.trim()).join(' | '))`)
+		if !slices.Contains(got, `price | 5.00 | 7.25`) {
+			t.Errorf("got the diff rows %q, want price | 5.00 | 7.25", got)
+		}
+		p.checkAccessibility("the activity log with a diff")
+	})
+
+	t.Run("a record's activity lists only that record's events", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
+		p.waitText("[data-kit-summary]", "of 25 results")
+		p.do(chromedp.Click(chromedp.CSS(`[data-test=edit][aria-label="Edit Lamp A"]`)), chromedp.Click(chromedp.CSS("[data-test=record-activity]")))
+		p.waitFor("one event", `document.querySelectorAll('[data-test=event]').length === 1 && location.search.includes('itemId=')`)
+		if got := eval[string](p, `document.querySelector('[data-test=event-operation]').innerText`); got != "create" {
+			t.Errorf("got %q, want the record's create event", got)
+		}
+	})
+
+	t.Run("switching team shows only that team's records", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
+		p.waitText("[data-kit-summary]", "of 25 results")
+		p.do(selectValue("[data-test=team-switcher]", "globex"))
+		p.waitRows("Globex Gizmo", "Globex Gadget")
+		if got := p.location(); !strings.HasSuffix(got, "/admin/teams/globex/collections/shopProducts") {
+			t.Errorf("got location %s, want globex's products", got)
+		}
+		p.waitText("[data-kit-summary]", "Showing 1 to 2 of 2 results")
+	})
+
+	t.Run("a phone-width screen hides the sidebar behind a menu button", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+		defer p.do(chromedp.EmulateReset())
+		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
+		p.waitText("[data-kit-summary]", "of 25 results")
+		if eval[bool](p, `!!document.querySelector('#sidebar').offsetParent`) {
+			t.Error("got the sidebar shown on a phone, want it behind the menu button")
+		}
+		if got := eval[string](p, `document.querySelector('[data-test=create]').innerText.trim()`); got != "Create" {
+			t.Errorf("got the create button %q, want 'Create' on a small screen", got)
+		}
+		p.checkAccessibility("the products list on a phone")
+		p.screenshot()
+	})
+}

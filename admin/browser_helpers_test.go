@@ -1,0 +1,434 @@
+package admin_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/collectionkit/kit/admin"
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/external"
+	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
+	"github.com/collectionkit/kit/teamauth"
+)
+
+// The browser tests drive Debian's Chromium, headless, against a real kit
+// server (httptest, accounts, the events add-on and admin.Handler) seeded
+// by each test. One browser serves the package; each test has its own tab
+// and its own Kit on a fresh in-memory SQLite database. Each test saves a
+// screenshot of its last page under testdata/out (ignored by git). Without
+// Chromium they skip, saying so.
+
+// browser is the one Chromium of the package, started by the first test
+// that needs it and stopped by TestMain.
+var browser struct {
+	once   sync.Once
+	ctx    context.Context
+	stop   func()
+	reason string // why the browser tests skip, when they do
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browser.stop != nil {
+		browser.stop()
+	}
+	os.Exit(code)
+}
+
+// chromiumPath finds Chromium: $KIT_CHROMIUM, else chromium (Debian's
+// package), chromium-browser or google-chrome on the PATH.
+func chromiumPath() string {
+	if p := os.Getenv("KIT_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "/usr/bin/chromium"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+func startBrowser() {
+	path := chromiumPath()
+	if path == "" {
+		browser.reason = "Chromium is not installed: skipping the admin app's browser tests (apt-get install chromium, or set KIT_CHROMIUM)"
+		return
+	}
+	dir, err := os.MkdirTemp("", "kit-admin-chromium-")
+	if err != nil {
+		browser.reason = fmt.Sprintf("no user data dir for Chromium: %v", err)
+		return
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.WindowSize(1280, 900),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx)
+	browser.stop = func() {
+		cancel()
+		cancelAlloc()
+		os.RemoveAll(dir)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		browser.reason = fmt.Sprintf("Chromium (%s) did not start: %v", path, err)
+		return
+	}
+	browser.ctx = ctx
+}
+
+// schemas of the test world: products (paginated, restful, in a
+// slideover), categories (a tree, in a modal), tasks (sortable) and
+// notes (hidden from the sidebar).
+var schemas = fstest.MapFS{
+	"shop/products.json": {Data: []byte(`{
+		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
+		"sku": {"type": "string", "meta": {"label": "SKU", "unique": true}},
+		"price": {"type": "decimal", "meta": {"required": true, "label": "Price", "precision": 10, "scale": 2}},
+		"stock": {"type": "number", "meta": {"label": "Stock"}},
+		"isActive": {"type": "boolean", "meta": {"label": "Active"}},
+		"categoryId": {"type": "string", "refTarget": "categories", "meta": {"label": "Category"}}
+	}`)},
+	"shop/categories.json": {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
+	"work/tasks.json":      {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
+	"work/notes.json":      {Data: []byte(`{"title": {"type": "string"}}`)},
+	"kit.config.json": {Data: []byte(`{
+		"shopProducts": {"fetchStrategy": "restful", "adminNav": {"icon": "i-lucide-package", "label": "Products", "order": 1},
+			"defaultPagination": {"pageSize": 10, "sortBy": "createdAt", "sortDirection": "desc"}},
+		"shopCategories": {"hierarchy": {"enabled": true}, "container": "modal", "adminNav": {"icon": "i-lucide-folder-tree", "order": 2}},
+		"workTasks": {"sortable": {"enabled": true}, "adminNav": {"icon": "i-lucide-list", "order": 3}},
+		"workNotes": {"adminNav": {"enabled": false}}
+	}`)},
+}
+
+// world is a kit server with the admin app, seeded: team acme (Alice
+// owner) with 25 products (22 widgets, 3 lamps), a category tree and four
+// tasks; team globex (Alice admin) with two products of its own.
+type world struct {
+	k        *kit.Kit
+	srv      *httptest.Server
+	email    string
+	password string
+	alice    kit.Actor // Alice in acme
+	ids      map[string]string
+	searches *searchLog
+}
+
+// searchLog records the search terms of product list requests.
+type searchLog struct {
+	mu    sync.Mutex
+	terms []string
+}
+
+func (l *searchLog) add(term string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.terms = append(l.terms, term)
+}
+
+func (l *searchLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.terms...)
+}
+
+func newWorld(t *testing.T) *world {
+	t.Helper()
+	ctx := t.Context()
+	suppliers, err := external.DefineExternalCollection(external.Config{
+		Name:   "suppliers",
+		Schema: json.RawMessage(`{"properties": {"country": {"type": "string"}}}`),
+		Handler: external.CreateExternalCollectionHandler(func(*http.Request) ([]external.Item, error) {
+			return []external.Item{{"id": "s1", "title": "Anvils Inc", "country": "US"}, {"id": "s2", "title": "Rockets Ltd", "country": "UK"}}, nil
+		}, func(i external.Item) (external.Item, error) { return i, nil }),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := kittest.NewKit(t, kit.Config{Schemas: schemas, Definitions: []collections.Definition{suppliers.Definition()}})
+	external.MustRegister(ctx, k, suppliers)
+	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
+		t.Fatalf("install events: %v", err)
+	}
+	acc := k.Accounts()
+	w := &world{k: k, email: "alice@acme.example", password: "correct horse battery", ids: map[string]string{}, searches: &searchLog{}}
+	alice, err := acc.CreateUser(ctx, teamauth.User{Name: "Alice", Email: w.email})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := acc.SetPassword(ctx, alice.ID, w.password); err != nil {
+		t.Fatal(err)
+	}
+	acme, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	globex, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Globex", Slug: "globex"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		team *teamauth.Team
+		role teamauth.Role
+	}{{acme, teamauth.RoleOwner}, {globex, teamauth.RoleAdmin}} {
+		if _, err := acc.AddMember(ctx, m.team.ID, alice.ID, m.role); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.alice = kit.Actor{UserID: alice.ID, TeamID: acme.ID, Role: teamauth.RoleOwner}
+	atGlobex := kit.Actor{UserID: alice.ID, TeamID: globex.ID, Role: teamauth.RoleAdmin}
+
+	for i := 1; i <= 22; i++ {
+		w.create(t, w.alice, "shopProducts", fmt.Sprintf("Widget %02d", i), kit.Record{"price": fmt.Sprintf("%d.00", i), "stock": i})
+	}
+	for _, name := range []string{"Lamp A", "Lamp B", "Lamp C"} {
+		w.create(t, w.alice, "shopProducts", name, kit.Record{"price": "30.00"})
+	}
+	for _, name := range []string{"Globex Gadget", "Globex Gizmo"} {
+		w.create(t, atGlobex, "shopProducts", name, kit.Record{"price": "5.00"})
+	}
+	w.create(t, w.alice, "shopCategories", "Tools", nil)
+	w.create(t, w.alice, "shopCategories", "Hammers", kit.Record{"parentId": w.ids["Tools"]})
+	w.create(t, w.alice, "shopCategories", "Garden", nil)
+	for _, name := range []string{"Task 1", "Task 2", "Task 3", "Task 4"} {
+		w.create(t, w.alice, "workTasks", name, nil)
+	}
+
+	api := k.Handler()
+	mux := http.NewServeMux()
+	mux.Handle(k.Prefix()+"/", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/shop-products") {
+			w.searches.add(r.URL.Query().Get("search"))
+		}
+		api.ServeHTTP(rw, r)
+	}))
+	mux.Handle("/admin/", http.StripPrefix("/admin", admin.Handler(k)))
+	w.srv = httptest.NewServer(mux)
+	t.Cleanup(w.srv.Close)
+	return w
+}
+
+// create makes a record titled title (with more fields) as a and keeps its
+// id under the title.
+func (w *world) create(t *testing.T, a kit.Actor, key, title string, more kit.Record) kit.Record {
+	t.Helper()
+	data := kit.Record{"title": title}
+	for k, v := range more {
+		data[k] = v
+	}
+	rec, err := w.k.Records(key).Create(t.Context(), a, data)
+	if err != nil {
+		t.Fatalf("seed %s %q: %v", key, title, err)
+	}
+	w.ids[title] = rec["id"].(string)
+	return rec
+}
+
+// titles lists the titles of a collection of acme, in the order of sort.
+func (w *world) titles(t *testing.T, key, sort string) []string {
+	t.Helper()
+	list, err := w.k.Records(key).List(t.Context(), w.alice, url.Values{"sort": {sort}, "pageSize": {"100"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, r := range list.Items {
+		out = append(out, fmt.Sprint(r["title"]))
+	}
+	return out
+}
+
+// tab is one browser tab of a test, on a world.
+type tab struct {
+	t   *testing.T
+	ctx context.Context
+	w   *world
+}
+
+// newTab opens a tab (skipping the test without Chromium); when the test
+// ends it saves a screenshot to testdata/out/<test>.png and closes the tab.
+func newTab(t *testing.T, w *world) *tab {
+	t.Helper()
+	browser.once.Do(startBrowser)
+	if browser.ctx == nil {
+		t.Skip(browser.reason)
+	}
+	ctx, cancel := chromedp.NewContext(browser.ctx)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		cancel()
+		t.Fatalf("open a tab: %v", err)
+	}
+	p := &tab{t: t, ctx: ctx, w: w}
+	t.Cleanup(func() {
+		p.screenshot()
+		cancel()
+	})
+	return p
+}
+
+// step makes t (a subtest) the tab's test: failures go to it and a
+// screenshot of the page is saved when it ends.
+func (p *tab) step(t *testing.T) {
+	p.t = t
+	t.Cleanup(p.screenshot)
+}
+
+// do runs actions, failing the test (with the page's text) when one fails
+// or they take over 30 s.
+func (p *tab) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatalf("browser: %v\npage %s:\n%s", err, p.location(), p.bodyText())
+	}
+}
+
+// eval evaluates a JavaScript expression and decodes its value into T.
+func eval[T any](p *tab, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+func (p *tab) location() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	u, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("location.href"))
+	return u
+}
+
+func (p *tab) bodyText() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string]("document.body ? document.body.innerText : ''"))
+	return s
+}
+
+// waitFor polls a JavaScript predicate until it is true (30 s at most).
+func (p *tab) waitFor(what, predicate string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](predicate)); err != nil {
+		p.t.Fatalf("waiting for %s: %v\npage %s:\n%s", what, err, p.location(), p.bodyText())
+	}
+}
+
+// waitText waits until the element of css contains text.
+func (p *tab) waitText(css, text string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%q in %s", text, css), fmt.Sprintf(`(document.querySelector(%s)?.innerText ?? '').includes(%s)`, jsString(css), jsString(text)))
+}
+
+// rowTitles returns the title cells of the table, top to bottom.
+func (p *tab) rowTitles() []string {
+	p.t.Helper()
+	return eval[[]string](p, `[...document.querySelectorAll('[data-test=row] [data-col=title]')].map(td => td.innerText.trim())`)
+}
+
+// waitRows waits until the table shows exactly want (titles, in order).
+func (p *tab) waitRows(want ...string) {
+	p.t.Helper()
+	b, _ := json.Marshal(want)
+	p.waitFor(fmt.Sprintf("the rows %v", want), fmt.Sprintf(
+		`JSON.stringify([...document.querySelectorAll('[data-test=row] [data-col=title]')].map(td => td.innerText.trim())) === %s`, jsString(string(b))))
+}
+
+// signIn opens the app at path (below /admin) and signs in as Alice.
+func (p *tab) signIn(path string) {
+	p.t.Helper()
+	p.do(
+		chromedp.Navigate(p.w.srv.URL+"/admin"+path),
+		chromedp.WaitVisible(chromedp.CSS("#email")),
+		chromedp.SendKeys(chromedp.CSS("#email"), p.w.email),
+		chromedp.SendKeys(chromedp.CSS("#password"), p.w.password),
+		chromedp.Click(chromedp.CSS("button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS("[data-test=me-name]")),
+	)
+}
+
+// outDir is where the screenshots go: testdata/out, ignored by git.
+const outDir = "testdata/out"
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// screenshot saves the tab's viewport as testdata/out/<test name>.png.
+func (p *tab) screenshot() {
+	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Logf("screenshot: %v", err)
+		return
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		p.t.Logf("screenshot: %v", err)
+		return
+	}
+	name := filepath.Join(outDir, unsafeName.ReplaceAllString(p.t.Name(), "_")+".png")
+	if err := os.WriteFile(name, png, 0o644); err != nil {
+		p.t.Logf("screenshot: %v", err)
+		return
+	}
+	p.t.Logf("screenshot: %s", name)
+}
+
+// axeSource is axe-core's browser build, installed by npm ci in web/.
+const axeSource = "../web/node_modules/axe-core/axe.min.js"
+
+// checkAccessibility runs axe-core on the page and fails the test for each
+// serious or critical violation. Without axe-core installed it says so and
+// checks nothing.
+func (p *tab) checkAccessibility(page string) {
+	p.t.Helper()
+	src, err := os.ReadFile(axeSource)
+	if err != nil {
+		p.t.Logf("axe-core is not installed (%v): run npm ci in web/ to check %s for accessibility", err, page)
+		return
+	}
+	if !eval[bool](p, `typeof window.axe === 'object'`) {
+		p.do(chromedp.Evaluate[chromedp.Void](string(src)))
+	}
+	found := eval[[]string](p, `axe.run(document, {resultTypes: ['violations']}).then(r => r.violations
+		.filter(v => v.impact === 'serious' || v.impact === 'critical')
+		.map(v => v.impact + ' ' + v.id + ': ' + v.help + ' at ' + v.nodes.map(n => n.target.join(' ')).join(', ')))`)
+	for _, v := range found {
+		p.t.Errorf("axe-core on %s: %s", page, v)
+	}
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

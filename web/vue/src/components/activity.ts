@@ -1,0 +1,39 @@
+import type { EventChange } from '@collectionkit/client'
+
+/** changeValue shows a JSON-stringified change value: strings without quotes, null as an em dash. */
+export function changeValue(v: EventChange['oldValue']): string {
+  if (v === null || v === undefined) return '—'
+  try {
+    const parsed: unknown = JSON.parse(v)
+    if (parsed === null) return '—'
+    return typeof parsed === 'string' ? parsed : JSON.stringify(parsed)
+  } catch {
+    return v
+  }
+}
+
+/** dayKey is the local calendar day of a timestamp (YYYY-MM-DD). */
+export function dayKey(ts: string | Date): string {
+  const d = new Date(ts)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
+}
+
+/** dayLabel names a day: Today, Yesterday, or the date in the user's locale. */
+export function dayLabel(key: string, now: Date = new Date()): string {
+  if (key === dayKey(now)) return 'Today'
+  const y = new Date(now)
+  y.setDate(y.getDate() - 1)
+  if (key === dayKey(y)) return 'Yesterday'
+  const [yy, mm, dd] = key.split('-').map(Number)
+  return new Date(yy!, mm! - 1, dd!).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })
+}
+
+/** The badge classes of each operation. */
+export const operationClass: Record<string, string> = {
+  create: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200',
+  update: 'bg-blue-100 text-blue-800 dark:bg-blue-900 dark:text-blue-200',
+  delete: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
+  move: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+  reorder: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+}

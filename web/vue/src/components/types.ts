@@ -1,0 +1,143 @@
+import type { EventChange, KitEvent, KitRecord } from '@collectionkit/client'
+import type { VNodeChild } from 'vue'
+
+/** CheckboxState is the spec's checkbox state: checked, unchecked or `'indeterminate'`. */
+export type CheckboxState = boolean | 'indeterminate'
+
+/** The context a column's `cell` function receives: the row's record and the cell's value. */
+export interface TableCellContext<T extends KitRecord = KitRecord> {
+  row: T
+  value: unknown
+}
+
+/**
+ * TableColumn is the spec's column: `id` defaults to `accessorKey`;
+ * `accessorKey` reads a field, with dot notation for nested values; `header`
+ * is a string or a render function; `sortable` (default false) makes a
+ * header click sort; `enableSorting` defaults to `sortable`; `enableHiding`
+ * (default true) lists the column in the visibility menu.
+ */
+export interface TableColumn<T extends KitRecord = KitRecord> {
+  id?: string
+  accessorKey?: string
+  header: string | (() => VNodeChild)
+  cell?: (ctx: TableCellContext<T>) => VNodeChild
+  sortable?: boolean
+  enableSorting?: boolean
+  enableHiding?: boolean
+}
+
+/** PaginationData is the spec's pagination data (totalPages is computed when omitted). */
+export interface PaginationData {
+  currentPage: number
+  pageSize: number
+  totalItems: number
+  totalPages?: number
+  sortBy?: string
+  sortDirection?: 'asc' | 'desc'
+}
+
+/**
+ * TableQuery is what a server-paginated KitTable asks its `refreshFn` for:
+ * the page (1-based), its size, the sort and the search term.
+ */
+export interface TableQuery {
+  page: number
+  pageSize: number
+  sortBy: string
+  sortDirection: 'asc' | 'desc'
+  search: string
+}
+
+/** SortableOptions configure drag and drop: `handle` (default true), `animation` ms (default 150), `disabled` (default false). */
+export interface SortableOptions {
+  handle?: boolean
+  animation?: number
+  disabled?: boolean
+}
+
+/** The keys of the default columns that `hideDefaultColumns` may hide. */
+export type DefaultColumnKey = 'select' | 'createdAt' | 'updatedAt' | 'createdBy' | 'updatedBy' | 'presence' | 'actions'
+
+/** LayoutType is one of the spec's layouts. */
+export type LayoutType = 'table' | 'list' | 'grid' | 'tree' | 'kanban' | 'workspace'
+
+/** ResponsiveLayout picks a layout per breakpoint: sm 640px+, md 768px+, lg 1024px+, xl 1280px+, 2xl 1536px+. */
+export interface ResponsiveLayout {
+  base: LayoutType
+  sm?: LayoutType
+  md?: LayoutType
+  lg?: LayoutType
+  xl?: LayoutType
+  '2xl'?: LayoutType
+}
+
+/** The spec's responsive layout presets. */
+export type LayoutPreset = 'responsive' | 'mobile-friendly' | 'compact' | 'tree-default'
+
+/** GridSize sets the grid's columns: compact 4, comfortable 3, spacious 2. */
+export type GridSize = 'compact' | 'comfortable' | 'spacious'
+
+/** CardProps are the props every card component receives. */
+export interface CardProps<T extends KitRecord = KitRecord> {
+  item: T
+  layout: Exclude<LayoutType, 'table'>
+  collection: string
+  pending?: boolean
+  error?: unknown
+}
+
+/** KitAction is the spec's form action; undefined when no form is open. */
+export type KitAction = 'create' | 'update' | 'delete' | 'view' | undefined
+
+/** LoadingState is the spec's loading state of the forms. */
+export type LoadingState =
+  | 'notLoading'
+  | 'create_send'
+  | 'update_send'
+  | 'delete_send'
+  | 'view_send'
+  | 'create_open'
+  | 'update_open'
+  | 'delete_open'
+  | 'view_open'
+
+/** FormContainer is where a collection's forms open (`slideover` by default). */
+export type FormContainer = 'slideover' | 'modal' | 'dialog' | 'inline'
+
+/** FieldType is one of the eleven schema field types. */
+export type FieldType = 'string' | 'text' | 'number' | 'decimal' | 'boolean' | 'date' | 'json' | 'repeater' | 'array' | 'image' | 'file'
+
+/**
+ * FormField describes one input of a generated form: read from the
+ * collection's registry entry (`fields`) and its JSON Schema (required,
+ * default, precision, scale, refTarget).
+ */
+export interface FormField {
+  name: string
+  type: FieldType
+  label: string
+  required?: boolean
+  default?: unknown
+  precision?: number
+  scale?: number
+  /** The registry key of the collection a reference field points to. */
+  refTarget?: string
+}
+
+/** The activity filter's state: all optional; empty means no filter. */
+export interface ActivityFilterState {
+  collectionName?: string
+  operation?: 'create' | 'update' | 'delete' | ''
+  userId?: string
+  dateFrom?: string
+  dateTo?: string
+}
+
+/** ActivityUser is a user the activity filter offers. */
+export interface ActivityUser {
+  id: string
+  name: string
+}
+
+export type { EventChange, KitEvent, KitRecord }
