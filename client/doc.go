@@ -70,8 +70,22 @@
 // "collection:<key>:<team>:<request>". A create, update, delete, move or
 // reorder through the client drops the keys of its collection and of
 // every collection in its references (the spec's rule: keys of the form
-// collection:<name>:*). Changes made by other writers are not seen:
-// call [Client.Invalidate] with a key prefix when you learn of them.
+// collection:<name>:*). Changes made by other writers (other users, other
+// instances, Go code on the server) come through the change stream:
+// [Team.Subscribe] drops the keys each change names, or call
+// [Client.Invalidate] with a key prefix when you learn of changes another
+// way.
+//
+// # Change stream
+//
+// [Team.Subscribe] follows GET /teams/{team}/kit-changes until its context
+// ends, reconnecting with Last-Event-ID after a backoff, so no committed
+// change is missed or seen twice while the server still keeps it:
+//
+//	err := c.Team("acme").Subscribe(ctx, client.SubscribeOptions{
+//		OnChange: func(ch client.Change) { log.Print(ch.Operation, " ", ch.Collection, " ", ch.ItemID) },
+//		OnReset:  func() { /* refetch everything shown */ },
+//	})
 //
 // # Proxy helpers
 //

@@ -61,6 +61,16 @@
 // [Kit.OnMutation] listeners. The events add-on writes its audit records in
 // the first phase, so a change and its record commit together.
 //
+// # Change stream
+//
+// Every committed mutation also gets a row in a change log written in its
+// own transaction, and GET {prefix}/teams/{team}/kit-changes streams the
+// team's changes to its members as Server-Sent Events ([ChangeEvent]):
+// resumable with Last-Event-ID, across instances and restarts, with the
+// cache keys each change makes stale. [ChangesConfig] (Config.Changes)
+// sets its limits; register [Kit.CloseStreams] with
+// http.Server.RegisterOnShutdown.
+//
 // # Errors
 //
 // Errors carry their HTTP status (an HTTPStatus() int method): sentinels

@@ -44,3 +44,9 @@ func SearchWaiting(ctx context.Context, k *Kit, key string) (int, error) {
 	}
 	return k.store.SearchBacklog(ctx, k.db, c)
 }
+
+// PruneChanges runs the change log's retention now (Config.Changes'
+// Retention and MaxRetained) and returns how many changes it deleted.
+func PruneChanges(ctx context.Context, k *Kit) (int64, error) {
+	return k.hub.prune(ctx)
+}

@@ -24,6 +24,11 @@ func (k *Kit) OpenAPI() (*openapi.Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k.changesOn() {
+		if err := k.describeChanges(doc); err != nil {
+			return nil, fmt.Errorf("kit: OpenAPI: %w", err)
+		}
+	}
 	k.describeMu.Lock()
 	describers := append([]func(*openapi.Document) error(nil), k.describers...)
 	k.describeMu.Unlock()

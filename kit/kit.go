@@ -82,6 +82,12 @@ type Config struct {
 	// throttle). The zero value is the documented defaults.
 	Accounts teamauth.AccountsConfig
 
+	// Changes configures the change stream (GET
+	// {prefix}/teams/{team}/kit-changes) and its change log, written in
+	// every mutation's transaction. The zero value turns it on with the
+	// documented defaults.
+	Changes ChangesConfig
+
 	// Dev turns on development behaviour (add-ons may tell the caller more).
 	Dev bool
 	// Logger receives kit's logs. Default slog.Default().
@@ -107,6 +113,7 @@ type Kit struct {
 	hooksMu sync.RWMutex
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
+	hub     *changeHub
 
 	routerOnce sync.Once
 	router     router
@@ -170,6 +177,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
 	k.handler = k.buildHandler()
+	k.hub = newChangeHub(k, cfg.Changes.withDefaults())
 	if err := k.migrate(ctx); err != nil {
 		k.closeDB()
 		return nil, err
@@ -177,6 +185,10 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	if err := k.load(ctx, cfg.Definitions); err != nil {
 		k.closeDB()
 		return nil, err
+	}
+	if k.changesOn() {
+		k.hub.wg.Add(1)
+		go k.hub.pruneLoop()
 	}
 	return k, nil
 }
@@ -192,6 +204,7 @@ func (k *Kit) migrate(ctx context.Context) error {
 	ms := migrate.NewMigrations()
 	registerCoreMigrations(ms)
 	registerPeriodicMigration(ms)
+	registerChangesMigration(ms)
 	k.auth.RegisterMigrations(ms)
 	if err := k.runMigrations(ctx, ms); err != nil {
 		return fmt.Errorf("kit: migrate own tables: %w", err)
@@ -277,6 +290,7 @@ func (k *Kit) Close() error {
 	if k.closed.Swap(true) {
 		return nil
 	}
+	k.hub.close()
 	k.store.Close()
 	return k.closeDB()
 }

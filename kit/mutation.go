@@ -133,10 +133,16 @@ func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
 			return err
 		}
 	}
+	if k.changesOn() {
+		return k.recordChange(ctx, tx, m) // last: positions follow commit order
+	}
 	return nil
 }
 
 func (k *Kit) runHooks(ctx context.Context, m *Mutation) {
+	if k.changesOn() {
+		k.hub.notify()
+	}
 	k.hooksMu.RLock()
 	hooks := k.hooks
 	k.hooksMu.RUnlock()

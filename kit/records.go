@@ -308,9 +308,21 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		// Nothing needs the record's last state (no listener, no owner
 		// check, no siblings to move): one statement, which also tells
 		// whether the team had the record.
-		return r.k.runWrite(ctx, c, true, func(ctx context.Context, tx bun.Tx) error {
-			return r.k.store.Delete(ctx, tx, c, a.TeamID, id)
+		// The change log's row needs only the id.
+		m.ItemID, m.ItemIDs = id, []string{id}
+		err := r.k.runWrite(ctx, c, true, func(ctx context.Context, tx bun.Tx) error {
+			if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
+				return err
+			}
+			if r.k.changesOn() {
+				return r.k.recordChange(ctx, tx, m)
+			}
+			return nil
 		})
+		if err == nil && r.k.changesOn() {
+			r.k.hub.notify()
+		}
+		return err
 	}
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {

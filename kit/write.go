@@ -23,7 +23,9 @@ func (k *Kit) runWrite(ctx context.Context, c *collections.Collection, single bo
 // is one write statement with nothing after it that can fail: c keeps no
 // order (trees and sortable collections move siblings too) and no
 // OnMutationTx listener is registered (a listener writes, and may fail,
-// after the record is written).
+// after the record is written). The change log's row does not count: on
+// SQLite the write queue writes the rows of a group just before it
+// commits (see store.RecordChange).
 func (k *Kit) singleWrite(c *collections.Collection) bool {
 	if c.IsOrdered() {
 		return false

@@ -179,3 +179,14 @@ func copyJSON(v any) any {
 	}
 	return v
 }
+
+// AuthVersion returns the current value of kit_auth_state's counter, which
+// changes in the transaction of every change to users, teams, members,
+// tokens and sessions. A long-lived request (kit's change stream) reads it
+// to learn cheaply whether its caller's authorization may have changed:
+// while the value stays the same, a check made earlier still holds. ok is
+// false when the counter cannot be read (the caller must then check in
+// full).
+func (s *Store) AuthVersion(ctx context.Context) (version int64, ok bool) {
+	return s.readVersion(ctx)
+}

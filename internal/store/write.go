@@ -103,7 +103,13 @@ type writeReq struct {
 	err      error
 	panicked bool
 	panicVal any
+	// changes are the change log rows fn recorded (RecordChange), written
+	// together for the group's successful writes just before it commits.
+	changes []Change
 }
+
+// writeReqKey carries the running *writeReq in fn's context.
+type writeReqKey struct{}
 
 func (q *writeQueue) run(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if err := ctx.Err(); err != nil {
@@ -220,7 +226,7 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 			ran = append(ran, r)
 			continue
 		}
-		ctx := context.WithoutCancel(r.ctx)
+		ctx := context.WithValue(context.WithoutCancel(r.ctx), writeReqKey{}, r)
 		// In a group, a write gets a savepoint so that its failure undoes
 		// only its own changes; a single-statement write needs none.
 		sp := grouped && !r.single
@@ -274,7 +280,9 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 		finish(ran)
 		return nil
 	}
-	if err := q.flushSearch(tx, ok); err != nil {
+	if err := q.s.insertChanges(context.WithoutCancel(ok[0].ctx), tx, ok); err != nil {
+		q.fail(tx, ok, err)
+	} else if err := q.flushSearch(tx, ok); err != nil {
 		q.fail(tx, ok, err)
 	} else if err := tx.Commit(); err != nil {
 		for _, r := range ok {

@@ -1,4 +1,5 @@
 import { CollectionCache, collectionCacheKey } from './cache'
+import { openChangeStream, type ChangeEvent, type ChangeSubscription, type SubscribeOptions } from './changes'
 import { errorFromResponse, KitError } from './errors'
 import { encodeListQuery } from './query'
 import type {
@@ -49,7 +50,7 @@ export interface RequestOptions {
   signal?: AbortSignal | undefined
 }
 
-/** MutationListener is called after every successful write through the client. */
+/** MutationListener is called after every successful write through the client, and for every change the team's change stream reports (TeamClient.subscribe). */
 export type MutationListener = (mutation: Mutation) => void
 
 /**
@@ -67,6 +68,18 @@ export class KitClient {
   private readonly fetchImpl: typeof fetch
   private configs: Promise<CollectionConfigs> | undefined
   private readonly listeners = new Set<MutationListener>()
+  /** Correlation ids of this client's recent writes, so the change stream does not report them twice. */
+  private readonly ownWrites = new Set<string>()
+
+  /** @internal the fetch in use. */
+  get fetcher(): typeof fetch {
+    return this.fetchImpl
+  }
+
+  /** @internal fetch's credentials mode, when set. */
+  get credentials(): RequestCredentials | undefined {
+    return this.options.credentials
+  }
 
   constructor(options: KitClientOptions = {}) {
     this.options = options
@@ -102,9 +115,13 @@ export class KitClient {
       query = new URLSearchParams()
       for (const [k, v] of Object.entries(opts.query)) if (v !== undefined) query.set(k, String(v))
     }
-    const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers, ...opts.headers }
-    const token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token
-    if (token) headers.Authorization = `Bearer ${token}`
+    const headers: Record<string, string> = { Accept: 'application/json', ...(await this.authHeaders()), ...opts.headers }
+    if (method !== 'GET' && method !== 'HEAD' && !headers['X-Correlation-Id']) {
+      const id = correlationId()
+      headers['X-Correlation-Id'] = id
+      this.ownWrites.add(id)
+      if (this.ownWrites.size > 1000) this.ownWrites.delete(this.ownWrites.values().next().value!)
+    }
     let body: string | undefined
     if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json'
@@ -140,6 +157,14 @@ export class KitClient {
         cause,
       })
     }
+  }
+
+  /** @internal the configured headers and the bearer token, for every request. */
+  async authHeaders(): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { ...this.options.headers }
+    const token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token
+    if (token) headers.Authorization = `Bearer ${token}`
+    return headers
   }
 
   /**
@@ -191,10 +216,32 @@ export class KitClient {
     return keys
   }
 
-  /** @internal runs after a write: invalidates, then tells the listeners. */
-  async mutated(m: Omit<Mutation, 'invalidated'>): Promise<void> {
-    const invalidated = await this.invalidate(m.collection)
-    const mutation: Mutation = { ...m, invalidated }
+  /**
+   * @internal runs for a change from the stream: drops the cached reads it
+   * names, then tells the mutation listeners (unless the change is this
+   * client's own write, which it reported already).
+   */
+  streamed(change: ChangeEvent, team: string): void {
+    const invalidated: string[] = []
+    for (const key of change.invalidate) {
+      const m = /^collection:(.+):\*$/.exec(key)
+      if (!m) continue
+      invalidated.push(m[1]!)
+      this.cache?.invalidateCollection(m[1]!)
+    }
+    if (this.ownWrites.delete(change.correlationId)) return
+    const ids = change.itemIds ?? (change.itemId ? [change.itemId] : [])
+    this.notify({ operation: change.operation, collection: change.collection, team, ids, invalidated, source: 'stream' })
+  }
+
+  /** @internal runs when the stream could not resume: everything cached may be stale. */
+  async streamReset(team: string): Promise<void> {
+    this.cache?.clear()
+    const keys = Object.keys(await this.collections().catch(() => ({})))
+    this.notify({ operation: 'reset', collection: '', team, ids: [], invalidated: keys, source: 'stream' })
+  }
+
+  private notify(mutation: Mutation): void {
     for (const l of [...this.listeners]) {
       try {
         l(mutation)
@@ -202,6 +249,12 @@ export class KitClient {
         console.error('[kit] mutation listener failed', err)
       }
     }
+  }
+
+  /** @internal runs after a write: invalidates, then tells the listeners. */
+  async mutated(m: Omit<Mutation, 'invalidated'>): Promise<void> {
+    const invalidated = await this.invalidate(m.collection)
+    this.notify({ ...m, invalidated, source: 'client' })
   }
 
   /** @internal reads through the cache when there is one. */
@@ -230,6 +283,29 @@ export class TeamClient {
    */
   collection<T extends RecordShape = KitRecord, Q extends object = ListQuery>(key: string): CollectionClient<T, Q> {
     return new CollectionClient<T, Q>(this.client, this.team, key)
+  }
+
+  /**
+   * subscribe follows the team's change stream (`GET kit-changes`, with
+   * fetch so a bearer token or a cookie works) until `close()`: each change
+   * drops the cached reads it names and reaches the client's mutation
+   * listeners (so the Vue composables refresh), and a broken stream
+   * reconnects with Last-Event-ID after a doubling backoff.
+   */
+  subscribe(opts: SubscribeOptions = {}): ChangeSubscription {
+    const client = this.client
+    return openChangeStream(
+      {
+        url: (path, query) => client.url(path, query),
+        headers: () => client.authHeaders(),
+        fetchImpl: client.fetcher,
+        credentials: client.credentials,
+        changed: (change, team) => client.streamed(change, team),
+        reset: (team) => client.streamReset(team),
+      },
+      this.team,
+      opts,
+    )
   }
 
   /** events lists the team's tracked events (the events add-on), newest first. */
@@ -444,6 +520,12 @@ export class CollectionClient<T extends RecordShape = KitRecord, Q extends objec
       return res.items
     })
   }
+}
+
+function correlationId(): string {
+  const b = new Uint8Array(16)
+  globalThis.crypto.getRandomValues(b)
+  return [...b].map((x) => x.toString(16).padStart(2, '0')).join('')
 }
 
 function enc(segment: string): string {

@@ -12,6 +12,8 @@ export type { KitClientOptions, RequestOptions, MutationListener, UpdateOptions,
 export { KitError, isKitError, errorFromResponse } from './errors'
 export { CollectionCache, collectionCacheKey, collectionCachePrefix } from './cache'
 export { FilterBuilder, filter } from './filter'
+export { parseEvents } from './changes'
+export type { ChangeEvent, ChangeSubscription, SubscribeOptions } from './changes'
 export type { FilterObject, FilterOperator, FilterValue } from './filter'
 export { encodeListQuery } from './query'
 export { EventTracker, MemoryStorage, HEALTH_KEY } from './events'

@@ -141,11 +141,14 @@ export interface ReadOptions {
 
 /** Mutation is what the client reports to its mutation listeners after a write succeeds. */
 export interface Mutation {
-  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder'
+  /** The write; `reset` when the change stream could not resume and everything may be stale. */
+  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder' | 'reset'
   /** The registry key of the collection written. */
   collection: string
   team: string
   ids: string[]
   /** The collections whose cached reads were invalidated: the collection and its references. */
   invalidated: string[]
+  /** `client` for a write through this client, `stream` for a change another writer made (TeamClient.subscribe). */
+  source?: 'client' | 'stream'
 }

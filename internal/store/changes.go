@@ -1,0 +1,327 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+)
+
+// The change log: kit_changes holds one row per committed mutation of a
+// record, written in the mutation's own transaction (so a rolled-back
+// change leaves no row), with a monotonic id that is the change stream's
+// position. kit_changes_pruned holds one row, id 1, whose through column
+// is the largest id retention has deleted: a resume from a position below
+// it cannot be answered with every missing change.
+//
+// Positions and commit order. On SQLite one writer at a time commits, and
+// an id is taken under the write lock, so ids become visible in order. On
+// PostgreSQL ids come from a sequence when the row is inserted, and
+// concurrent transactions may commit in another order: a reader can see id
+// 12 before id 11 commits, or id 11 may never commit (a rollback leaves a
+// hole in the sequence). A reader (ChangeCursor) therefore never moves past
+// a hole until it is resolved: it notes the snapshot's xmax when it meets
+// the hole and waits until a later snapshot's xmin is at least that value,
+// when every transaction that could hold the missing id has ended. The
+// inserting transaction takes its transaction id before it takes the
+// sequence value (pg_current_xact_id() is evaluated first, and the record
+// write precedes it anyway), so that holder's id is below the noted xmax.
+
+// Change is one row of the change log.
+type Change struct {
+	ID            int64
+	TeamID        string
+	Collection    string
+	Operation     string
+	ItemIDs       []string
+	CorrelationID string
+	// Timestamp is the mutation's time in Unix milliseconds.
+	Timestamp int64
+}
+
+// CreateChangesTable creates kit_changes and kit_changes_pruned if they do
+// not exist (kit's migration).
+func CreateChangesTable(ctx context.Context, db bun.IDB) error {
+	var stmts []string
+	if db.Dialect().Name() == dialect.PG {
+		stmts = []string{
+			`CREATE TABLE IF NOT EXISTS kit_changes (id BIGSERIAL PRIMARY KEY, xid xid8 NOT NULL, team_id TEXT NOT NULL,
+				collection TEXT NOT NULL, operation TEXT NOT NULL, item_ids TEXT NOT NULL, correlation_id TEXT NOT NULL, ts BIGINT NOT NULL)`,
+		}
+	} else {
+		stmts = []string{
+			`CREATE TABLE IF NOT EXISTS kit_changes (id INTEGER PRIMARY KEY AUTOINCREMENT, team_id TEXT NOT NULL,
+				collection TEXT NOT NULL, operation TEXT NOT NULL, item_ids TEXT NOT NULL, correlation_id TEXT NOT NULL, ts BIGINT NOT NULL)`,
+		}
+	}
+	stmts = append(stmts,
+		`CREATE INDEX IF NOT EXISTS kit_changes_team_id ON kit_changes (team_id, id)`,
+		`CREATE TABLE IF NOT EXISTS kit_changes_pruned (id INTEGER PRIMARY KEY, through BIGINT NOT NULL)`,
+		`INSERT INTO kit_changes_pruned (id, through) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`,
+	)
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DropChangesTable drops the change log's tables (the migration's down
+// step).
+func DropChangesTable(ctx context.Context, db bun.IDB) error {
+	for _, q := range []string{`DROP TABLE IF EXISTS kit_changes`, `DROP TABLE IF EXISTS kit_changes_pruned`} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RecordChange adds ch (its ID is assigned on insert) to the change log in
+// the write transaction tx of RunWrite; call it last in the write's fn.
+// On PostgreSQL it inserts the row at once, as the transaction's last
+// write, so that positions follow commit order as closely as the engine
+// allows. In SQLite's write queue it only notes the row: the group writes
+// the rows of its successful writes in one statement just before it
+// commits (no savepoint needed for them, and one statement per group
+// instead of one per write), and a write that fails leaves none.
+func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
+	if r, ok := ctx.Value(writeReqKey{}).(*writeReq); ok {
+		r.changes = append(r.changes, ch)
+		return nil
+	}
+	ids, err := json.Marshal(ch.ItemIDs)
+	if err != nil {
+		return err
+	}
+	q := `INSERT INTO kit_changes (team_id, collection, operation, item_ids, correlation_id, ts) VALUES (?, ?, ?, ?, ?, ?)`
+	if s.dialect == dialect.PG {
+		q = `INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
+			VALUES (pg_current_xact_id(), nextval('kit_changes_id_seq'), ?, ?, ?, ?, ?, ?)`
+	}
+	_, err = s.exec(ctx, tx, q, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+	return err
+}
+
+// insertChanges writes the change rows the successful writes of a group
+// recorded, in their order, in one statement.
+func (s *Store) insertChanges(ctx context.Context, tx bun.Tx, ok []*writeReq) error {
+	var sb strings.Builder
+	var args []any
+	for _, r := range ok {
+		for _, ch := range r.changes {
+			ids, err := json.Marshal(ch.ItemIDs)
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				sb.WriteString(`INSERT INTO kit_changes (team_id, collection, operation, item_ids, correlation_id, ts) VALUES (?, ?, ?, ?, ?, ?)`)
+			} else {
+				sb.WriteString(`, (?, ?, ?, ?, ?, ?)`)
+			}
+			args = append(args, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+		}
+	}
+	if len(args) == 0 {
+		return nil
+	}
+	_, err := s.exec(ctx, tx, sb.String(), args...)
+	return err
+}
+
+// ChangeCursor is a reader's position in the change log: every change up
+// to Pos has been read or will never exist. The zero value is the start of
+// the log; ChangeHead returns the current end.
+type ChangeCursor struct {
+	// Pos is the largest position read.
+	Pos int64
+	// A hole above Pos waits for the transactions that were running when
+	// it was met (PostgreSQL): once the snapshot's xmin reaches horizon,
+	// every id up to mark is resolved.
+	mark, horizon int64
+}
+
+// ErrChangeHeadTimeout is returned by ChangeHead when transactions keep
+// the end of the change log unresolved for longer than its wait.
+var ErrChangeHeadTimeout = errors.New("store: the change log's end stayed unresolved")
+
+// ChangeHead returns a cursor at the end of the change log: every change
+// up to it has committed or never will. On PostgreSQL it waits, polling
+// every poll, until the transactions running at the first read have ended
+// (at most 30 s, then ErrChangeHeadTimeout).
+func (s *Store) ChangeHead(ctx context.Context, poll time.Duration) (ChangeCursor, error) {
+	if s.dialect != dialect.PG {
+		var max int64
+		err := s.queryRow(ctx, s.db, `SELECT COALESCE(MAX(id), 0) FROM kit_changes`).Scan(&max)
+		return ChangeCursor{Pos: max}, err
+	}
+	var max, xmin, xmax int64
+	err := s.queryRow(ctx, s.db, `SELECT COALESCE(MAX(id), 0), pg_snapshot_xmin(pg_current_snapshot())::text::bigint,
+		pg_snapshot_xmax(pg_current_snapshot())::text::bigint FROM kit_changes`).Scan(&max, &xmin, &xmax)
+	if err != nil {
+		return ChangeCursor{}, err
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for xmin < xmax {
+		if time.Now().After(deadline) {
+			return ChangeCursor{}, ErrChangeHeadTimeout
+		}
+		select {
+		case <-ctx.Done():
+			return ChangeCursor{}, ctx.Err()
+		case <-time.After(poll):
+		}
+		var now int64
+		if err := s.queryRow(ctx, s.db, `SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint`).Scan(&now); err != nil {
+			return ChangeCursor{}, err
+		}
+		if now >= xmax {
+			break
+		}
+	}
+	return ChangeCursor{Pos: max}, nil
+}
+
+// NextChanges returns up to limit changes after cur, in position order,
+// and moves cur past them. On PostgreSQL it stops below a position that
+// may still commit (see the top of this file); a later call returns it.
+func (s *Store) NextChanges(ctx context.Context, cur *ChangeCursor, limit int) ([]Change, error) {
+	pg := s.dialect == dialect.PG
+	q := `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts, 0, 0 FROM kit_changes WHERE id > ? ORDER BY id LIMIT ?`
+	if pg {
+		q = `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts,
+			pg_snapshot_xmin(pg_current_snapshot())::text::bigint, pg_snapshot_xmax(pg_current_snapshot())::text::bigint
+			FROM kit_changes WHERE id > ? ORDER BY id LIMIT ?`
+	}
+	rows, err := s.query(ctx, s.db, q, cur.Pos, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var all []Change
+	var xmin, xmax int64
+	for rows.Next() {
+		ch, err := scanChange(rows, &xmin, &xmax)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, ch)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if !pg {
+		if len(all) > 0 {
+			cur.Pos = all[len(all)-1].ID
+		}
+		return all, nil
+	}
+	if len(all) == 0 {
+		return nil, nil
+	}
+	n := 0
+	for {
+		safe := cur.Pos
+		if cur.horizon != 0 && xmin >= cur.horizon {
+			safe, cur.mark, cur.horizon = cur.mark, 0, 0
+		}
+		for _, ch := range all[n:] {
+			if ch.ID != cur.Pos+1 && ch.ID > safe {
+				break // a hole: ids below ch.ID may still commit
+			}
+			cur.Pos = ch.ID
+			n++
+		}
+		if n == len(all) && len(all) < limit && safe > cur.Pos {
+			cur.Pos = safe // the holes up to safe never commit
+		}
+		if n == len(all) || cur.horizon != 0 {
+			break
+		}
+		// A new hole: it is resolved once every transaction running at
+		// this snapshot has ended; at once when none was running.
+		cur.mark, cur.horizon = all[len(all)-1].ID, xmax
+		if xmin < xmax {
+			break
+		}
+	}
+	return all[:n], nil
+}
+
+// ChangesAfter returns the team's changes with positions in (after,
+// through], in order, at most limit.
+func (s *Store) ChangesAfter(ctx context.Context, teamID string, after, through int64, limit int) ([]Change, error) {
+	rows, err := s.query(ctx, s.db, `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts, 0, 0
+		FROM kit_changes WHERE team_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?`, teamID, after, through, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Change
+	var ignored int64
+	for rows.Next() {
+		ch, err := scanChange(rows, &ignored, &ignored)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	return out, rows.Err()
+}
+
+func scanChange(rows *sql.Rows, xmin, xmax *int64) (Change, error) {
+	var ch Change
+	var ids string
+	if err := rows.Scan(&ch.ID, &ch.TeamID, &ch.Collection, &ch.Operation, &ids, &ch.CorrelationID, &ch.Timestamp, xmin, xmax); err != nil {
+		return ch, err
+	}
+	if err := json.Unmarshal([]byte(ids), &ch.ItemIDs); err != nil {
+		return ch, fmt.Errorf("store: kit_changes %d: item ids: %w", ch.ID, err)
+	}
+	return ch, nil
+}
+
+// ChangeBounds returns the largest position retention deleted (a resume
+// from below it misses changes) and the largest position written.
+func (s *Store) ChangeBounds(ctx context.Context) (prunedThrough, last int64, err error) {
+	err = s.queryRow(ctx, s.db, `SELECT (SELECT through FROM kit_changes_pruned WHERE id = 1),
+		(SELECT COALESCE(MAX(id), 0) FROM kit_changes)`).Scan(&prunedThrough, &last)
+	return prunedThrough, last, err
+}
+
+// PruneChanges deletes the changes older than olderThan and all but the
+// newest keep, and records the largest position deleted. It returns how
+// many rows it deleted.
+func (s *Store) PruneChanges(ctx context.Context, olderThan time.Time, keep int64) (int64, error) {
+	var deleted int64
+	err := s.RunWrite(ctx, nil, false, func(ctx context.Context, tx bun.Tx) error {
+		var byAge, last int64
+		err := s.queryRowOnce(ctx, tx, `SELECT COALESCE((SELECT MAX(id) FROM kit_changes WHERE ts < ?), 0),
+			COALESCE((SELECT MAX(id) FROM kit_changes), 0)`, olderThan.UnixMilli()).Scan(&byAge, &last)
+		if err != nil {
+			return err
+		}
+		through := max(byAge, last-keep)
+		if through <= 0 {
+			return nil
+		}
+		res, err := s.execOnce(ctx, tx, `DELETE FROM kit_changes WHERE id <= ?`, through)
+		if err != nil {
+			return err
+		}
+		deleted, _ = res.RowsAffected()
+		_, err = s.execOnce(ctx, tx, `UPDATE kit_changes_pruned SET through = ? WHERE id = 1 AND through < ?`, through, through)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: prune changes: %w", err)
+	}
+	return deleted, nil
+}

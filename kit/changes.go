@@ -1,0 +1,499 @@
+package kit
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
+)
+
+// ChangesConfig configures the change stream, GET
+// {prefix}/teams/{team}/kit-changes (see [ChangeEvent]). The zero value is
+// the documented defaults, with the stream on.
+type ChangesConfig struct {
+	// Disabled turns the change stream off: no change log is written and
+	// the route answers 404.
+	Disabled bool
+	// Retention is how long the change log keeps a change, for clients
+	// that resume with Last-Event-ID. Default 1 hour.
+	Retention time.Duration
+	// MaxRetained bounds the change log to the newest changes (all teams
+	// together). Default 100,000.
+	MaxRetained int64
+	// Heartbeat is the interval of the comment lines that keep proxies
+	// from closing an idle stream. Default 15 s.
+	Heartbeat time.Duration
+	// PollInterval is how often an instance with subscribers reads the
+	// change log for changes committed by other processes (this
+	// instance's own writes wake it at once). Default 250 ms.
+	PollInterval time.Duration
+	// AuthCheckInterval is how often an open stream checks that its
+	// caller is still allowed (with kit's own accounts store: one read of
+	// the authorization counter per instance, and a full check for every
+	// stream only when it changed). Default 250 ms, so a removed member, a
+	// revoked token, a ban or an ended session closes the stream within
+	// one second.
+	AuthCheckInterval time.Duration
+	// Buffer is how many events may wait for one subscriber; a subscriber
+	// that falls further behind is disconnected (it resumes with
+	// Last-Event-ID). Default 256.
+	Buffer int
+	// PruneInterval is how often retention runs (once per period across
+	// the instances sharing the database). Default 1 minute.
+	PruneInterval time.Duration
+}
+
+func (c ChangesConfig) withDefaults() ChangesConfig {
+	if c.Retention <= 0 {
+		c.Retention = time.Hour
+	}
+	if c.MaxRetained <= 0 {
+		c.MaxRetained = 100_000
+	}
+	if c.Heartbeat <= 0 {
+		c.Heartbeat = 15 * time.Second
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = 250 * time.Millisecond
+	}
+	if c.AuthCheckInterval <= 0 {
+		c.AuthCheckInterval = 250 * time.Millisecond
+	}
+	if c.Buffer <= 0 {
+		c.Buffer = 256
+	}
+	if c.PruneInterval <= 0 {
+		c.PruneInterval = time.Minute
+	}
+	return c
+}
+
+// ChangeEvent is the data of one change stream event: a committed create,
+// update, delete, move or reorder of a team's record. Record data is not
+// sent; clients refetch through the normal, authorized reads.
+type ChangeEvent struct {
+	// ID is the change's position in the change log, also the event's SSE
+	// id: it grows with every committed change, across instances.
+	ID int64 `json:"id"`
+	// Operation is create, update, delete, move or reorder.
+	Operation Operation `json:"operation"`
+	// Collection is the registry key of the changed collection.
+	Collection string `json:"collection"`
+	// ItemID is the changed record, when the change concerns one record
+	// and is not a reorder.
+	ItemID string `json:"itemId,omitempty"`
+	// ItemIDs are the reordered records in their new order (reorder), or
+	// the records a bulk delete of several removed.
+	ItemIDs []string `json:"itemIds,omitempty"`
+	// CorrelationID is the writing request's X-Correlation-Id (or the
+	// generated one).
+	CorrelationID string `json:"correlationId"`
+	// Timestamp is when the mutation started, in Unix milliseconds.
+	Timestamp int64 `json:"timestamp"`
+	// Invalidate lists the cache keys the change makes stale:
+	// "collection:<key>:*" of the collection and of every collection its
+	// references point at.
+	Invalidate []string `json:"invalidate"`
+}
+
+// changesOn reports whether the change log is written.
+func (k *Kit) changesOn() bool { return !k.cfg.Changes.Disabled }
+
+// recordChange writes m to the change log in tx, the mutation's
+// transaction, after every OnMutationTx listener.
+func (k *Kit) recordChange(ctx context.Context, tx bun.Tx, m *Mutation) error {
+	ids := m.ItemIDs // reorder, delete (several for a bulk delete)
+	if len(ids) == 0 {
+		ids = []string{m.ItemID}
+	}
+	return k.store.RecordChange(ctx, tx, store.Change{
+		TeamID: m.TeamID, Collection: m.Collection, Operation: string(m.Operation),
+		ItemIDs: ids, CorrelationID: m.CorrelationID, Timestamp: m.Timestamp,
+	})
+}
+
+// invalidateKeys returns the cache keys a change of collection key makes
+// stale: its own and those of the collections its references name (by
+// registry key, or by name, preferably in its layer).
+func invalidateKeys(reg *collections.Registry, key string) []string {
+	keys := []string{"collection:" + key + ":*"}
+	c, ok := reg.Get(key)
+	if !ok {
+		return keys
+	}
+	seen := map[string]bool{key: true}
+	for _, target := range sortedValues(c.Config().References) {
+		ref := resolveCollection(reg, c.Layer(), target)
+		if !seen[ref] {
+			seen[ref] = true
+			keys = append(keys, "collection:"+ref+":*")
+		}
+	}
+	return keys
+}
+
+func sortedValues(m map[string]string) []string {
+	fields := make([]string, 0, len(m))
+	for f := range m {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = m[f]
+	}
+	return out
+}
+
+func resolveCollection(reg *collections.Registry, layer, target string) string {
+	if _, ok := reg.Get(target); ok {
+		return target
+	}
+	found := ""
+	for _, c := range reg.All() {
+		if c.Name() != target {
+			continue
+		}
+		if c.Layer() == layer {
+			return c.Key()
+		}
+		if found == "" {
+			found = c.Key()
+		}
+	}
+	if found == "" {
+		return target
+	}
+	return found
+}
+
+// changeFrame is one change, encoded once for every subscriber.
+type changeFrame struct {
+	id         int64
+	teamID     string
+	collection string
+	sse        []byte // the complete SSE event
+}
+
+func (k *Kit) frameOf(reg *collections.Registry, ch store.Change) *changeFrame {
+	ev := ChangeEvent{
+		ID: ch.ID, Operation: Operation(ch.Operation), Collection: ch.Collection,
+		CorrelationID: ch.CorrelationID, Timestamp: ch.Timestamp, Invalidate: invalidateKeys(reg, ch.Collection),
+	}
+	if ev.Operation == OpReorder || len(ch.ItemIDs) > 1 {
+		ev.ItemIDs = ch.ItemIDs
+	} else if len(ch.ItemIDs) == 1 {
+		ev.ItemID = ch.ItemIDs[0]
+	}
+	data, _ := json.Marshal(ev) // plain strings and numbers: cannot fail
+	sse := make([]byte, 0, len(data)+32)
+	sse = append(sse, "id: "...)
+	sse = strconv.AppendInt(sse, ch.ID, 10)
+	sse = append(sse, "\ndata: "...)
+	sse = append(sse, data...)
+	sse = append(sse, "\n\n"...)
+	return &changeFrame{id: ch.ID, teamID: ch.TeamID, collection: ch.Collection, sse: sse}
+}
+
+// changeSub is one open stream.
+type changeSub struct {
+	teamID string
+	only   map[string]bool // collections asked for; nil for all
+	ch     chan *changeFrame
+	// dropped is closed when the hub gave up on the subscriber (its
+	// buffer was full) or the Kit closed.
+	dropped chan struct{}
+}
+
+func (s *changeSub) wants(f *changeFrame) bool {
+	return s.only == nil || s.only[f.collection]
+}
+
+// changeHub reads the change log while streams are open and hands every
+// change to the streams of its team. One per Kit.
+type changeHub struct {
+	k   *Kit
+	cfg ChangesConfig
+
+	mu      sync.Mutex
+	subs    map[string]map[*changeSub]struct{} // by team id
+	count   int
+	live    bool // cursor is current (there are subscribers)
+	gen     uint64
+	cursor  store.ChangeCursor
+	running bool
+	authCh  chan struct{} // closed when the authorization counter changed
+
+	authVersion atomic.Int64
+	wake        chan struct{}
+	stop        chan struct{}
+	stopOnce    sync.Once
+	wg          sync.WaitGroup
+}
+
+func newChangeHub(k *Kit, cfg ChangesConfig) *changeHub {
+	return &changeHub{k: k, cfg: cfg, subs: map[string]map[*changeSub]struct{}{},
+		authCh: make(chan struct{}), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+}
+
+// notify wakes the hub after a local commit.
+func (h *changeHub) notify() {
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// subscribe registers a stream and returns the position from which it
+// receives live changes: every change after it reaches s (unless s is
+// dropped), none at or before it.
+func (h *changeHub) subscribe(ctx context.Context, s *changeSub) (int64, error) {
+	h.mu.Lock()
+	for !h.live {
+		gen := h.gen
+		h.mu.Unlock()
+		cur, err := h.k.store.ChangeHead(ctx, h.cfg.PollInterval)
+		if err != nil {
+			return 0, err
+		}
+		h.mu.Lock()
+		if !h.live && h.gen == gen {
+			h.cursor, h.live = cur, true
+			h.gen++
+		}
+	}
+	select {
+	case <-h.stop:
+		h.mu.Unlock()
+		return 0, ErrClosed
+	default:
+	}
+	if h.subs[s.teamID] == nil {
+		h.subs[s.teamID] = map[*changeSub]struct{}{}
+	}
+	h.subs[s.teamID][s] = struct{}{}
+	h.count++
+	if !h.running {
+		h.running = true
+		h.wg.Add(1)
+		go h.loop()
+	}
+	pos := h.cursor.Pos
+	h.mu.Unlock()
+	return pos, nil
+}
+
+func (h *changeHub) unsubscribe(s *changeSub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.subs[s.teamID][s]; !ok {
+		return
+	}
+	h.remove(s)
+}
+
+// remove drops s; h.mu is held.
+func (h *changeHub) remove(s *changeSub) {
+	delete(h.subs[s.teamID], s)
+	if len(h.subs[s.teamID]) == 0 {
+		delete(h.subs, s.teamID)
+	}
+	h.count--
+	if h.count == 0 {
+		// Nobody listens: forget the cursor, so that the next subscriber
+		// starts at the log's end rather than at a stale position.
+		h.live = false
+		h.gen++
+	}
+}
+
+// authChanged returns a channel closed at the next change of the
+// authorization counter.
+func (h *changeHub) authChanged() <-chan struct{} {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.authCh
+}
+
+func (h *changeHub) close() {
+	h.stopOnce.Do(func() { close(h.stop) })
+	h.wg.Wait()
+	h.dropAll()
+}
+
+// dropAll ends every open stream.
+func (h *changeHub) dropAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, subs := range h.subs {
+		for s := range subs {
+			close(s.dropped)
+			h.remove(s)
+		}
+	}
+}
+
+// CloseStreams ends every open change stream; clients reconnect and
+// resume with Last-Event-ID (on another instance, or on this one once it
+// is back). A stream is a request that never finishes by itself, so
+// http.Server.Shutdown would wait for it until its context ends: register
+// this with srv.RegisterOnShutdown(k.CloseStreams). Streams opened later
+// are served as usual.
+func (k *Kit) CloseStreams() { k.hub.dropAll() }
+
+func (h *changeHub) loop() {
+	defer h.wg.Done()
+	poll := time.NewTicker(h.cfg.PollInterval)
+	defer poll.Stop()
+	auth := time.NewTicker(h.cfg.AuthCheckInterval)
+	defer auth.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-h.stop
+		cancel()
+	}()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-auth.C:
+			h.checkAuthVersion(ctx)
+			continue
+		case <-h.wake:
+		case <-poll.C:
+		}
+		delivered := false
+		for {
+			more, n := h.poll(ctx)
+			delivered = delivered || n > 0
+			if !more {
+				break
+			}
+		}
+		if delivered {
+			// Let the changes committing meanwhile gather, so that each
+			// stream is written and flushed once for several of them: with
+			// many subscribers the fan-out, not the database, is the cost.
+			select {
+			case <-h.stop:
+				return
+			case <-time.After(coalesceDelivery):
+			}
+		}
+	}
+}
+
+// coalesceDelivery is the least time between two deliveries of one hub.
+const coalesceDelivery = 5 * time.Millisecond
+
+// checkAuthVersion reads the authorization counter (kit's own accounts
+// store only) and tells the streams when it changed.
+func (h *changeHub) checkAuthVersion(ctx context.Context) {
+	if h.k.cfg.Directory != h.k.auth {
+		return
+	}
+	h.mu.Lock()
+	idle := h.count == 0
+	h.mu.Unlock()
+	if idle {
+		return
+	}
+	v, ok := h.k.auth.AuthVersion(ctx)
+	if !ok || h.authVersion.Swap(v) == v {
+		return
+	}
+	h.mu.Lock()
+	close(h.authCh)
+	h.authCh = make(chan struct{})
+	h.mu.Unlock()
+}
+
+// changeBatch is how many changes one read of the log takes.
+const changeBatch = 500
+
+// poll reads the log once and delivers what it found; it reports whether
+// a full batch came back (read again at once) and how many changes it
+// read.
+func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
+	h.mu.Lock()
+	if !h.live {
+		h.mu.Unlock()
+		return false, 0
+	}
+	cur, gen := h.cursor, h.gen
+	h.mu.Unlock()
+	changes, err := h.k.store.NextChanges(ctx, &cur, changeBatch)
+	if err != nil {
+		if ctx.Err() == nil {
+			h.k.logger.Error("kit: read the change log", "error", err)
+		}
+		return false, 0
+	}
+	reg := h.k.Collections()
+	frames := make([]*changeFrame, len(changes))
+	for i, ch := range changes {
+		frames[i] = h.k.frameOf(reg, ch)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.gen != gen {
+		return false, 0 // the subscribers left meanwhile; a new cursor rules
+	}
+	h.cursor = cur
+	for _, f := range frames {
+		for s := range h.subs[f.teamID] {
+			if !s.wants(f) {
+				continue
+			}
+			select {
+			case s.ch <- f:
+			default:
+				// Too slow: disconnect rather than buffer without limit.
+				close(s.dropped)
+				h.remove(s)
+			}
+		}
+	}
+	return len(changes) == changeBatch, len(changes)
+}
+
+// pruneLoop runs retention every PruneInterval, once per period across the
+// instances sharing the database.
+func (h *changeHub) pruneLoop() {
+	defer h.wg.Done()
+	t := time.NewTicker(h.cfg.PruneInterval)
+	defer t.Stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-h.stop
+		cancel()
+	}()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+		}
+		claimed, err := h.k.ClaimPeriod(ctx, "kit:changes:prune", h.cfg.PruneInterval)
+		if err == nil && claimed {
+			_, err = h.prune(ctx)
+		}
+		if err != nil && ctx.Err() == nil {
+			h.k.logger.Error("kit: change log retention", "error", err)
+		}
+	}
+}
+
+func (h *changeHub) prune(ctx context.Context) (int64, error) {
+	return h.k.store.PruneChanges(ctx, time.Now().Add(-h.cfg.Retention), h.cfg.MaxRetained)
+}
