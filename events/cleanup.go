@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/kit"
 )
 
 // DefaultCleanupBatch is how many events one DELETE statement removes at
@@ -240,18 +242,6 @@ func (t *Tracker) StartRetention(ctx context.Context, interval time.Duration) <-
 // retentionClaim is the kit_periodic job the retention loop claims.
 const retentionClaim = "kit-events-retention"
 
-// claimPeriod is the period the retention loop claims for a loop ticking
-// every interval: a tenth less. ClaimPeriod stamps a claim with the time
-// it took the claim, a little after the tick; the same loop's next tick
-// comes exactly interval after the previous one, so with the full
-// interval it would find the period not quite over and skip it, running
-// every other interval even alone. The tenth absorbs that delay (and
-// clock skew between instances up to the same amount); a claim still
-// holds off every other instance's tick of the same period.
-func claimPeriod(interval time.Duration) time.Duration {
-	return interval - interval/10
-}
-
 // retentionRun is one cleanup of the retention loop. Without a
 // Retention.Lock, it runs only when this instance claims the period
 // (kit.ClaimPeriod), so several instances sharing one database clean up
@@ -274,7 +264,7 @@ func (t *Tracker) retentionRun(ctx context.Context, interval time.Duration) {
 		err = lock(ctx, cleanup)
 	} else {
 		var claimed bool
-		claimed, err = t.k.ClaimPeriod(ctx, retentionClaim, claimPeriod(interval))
+		claimed, err = t.k.ClaimPeriod(ctx, retentionClaim, kit.TickerPeriod(interval))
 		if err == nil && claimed {
 			err = cleanup(ctx)
 		}

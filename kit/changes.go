@@ -349,18 +349,28 @@ func (h *changeHub) dropAll() {
 // are served as usual.
 func (k *Kit) CloseStreams() { k.hub.dropAll() }
 
+// stopContext returns a context that ends when the hub closes (or cancel
+// is called), for the hub's own goroutines.
+func (h *changeHub) stopContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		select {
+		case <-h.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
 func (h *changeHub) loop() {
 	defer h.wg.Done()
 	poll := time.NewTicker(h.cfg.PollInterval)
 	defer poll.Stop()
 	auth := time.NewTicker(h.cfg.AuthCheckInterval)
 	defer auth.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := h.stopContext()
 	defer cancel()
-	go func() {
-		<-h.stop
-		cancel()
-	}()
 	for {
 		select {
 		case <-h.stop:
@@ -472,19 +482,15 @@ func (h *changeHub) pruneLoop() {
 	defer h.wg.Done()
 	t := time.NewTicker(h.cfg.PruneInterval)
 	defer t.Stop()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := h.stopContext()
 	defer cancel()
-	go func() {
-		<-h.stop
-		cancel()
-	}()
 	for {
 		select {
 		case <-h.stop:
 			return
 		case <-t.C:
 		}
-		claimed, err := h.k.ClaimPeriod(ctx, "kit:changes:prune", h.cfg.PruneInterval)
+		claimed, err := h.k.ClaimPeriod(ctx, "kit:changes:prune", TickerPeriod(h.cfg.PruneInterval))
 		if err == nil && claimed {
 			_, err = h.prune(ctx)
 		}

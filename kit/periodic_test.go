@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/kit"
 )
 
 func TestClaimPeriodLetsOneInstanceRunPerPeriod(t *testing.T) {
@@ -41,4 +42,19 @@ func TestClaimPeriodLetsOneInstanceRunPerPeriod(t *testing.T) {
 			t.Errorf("a claim after the period passed: got false, want true")
 		}
 	})
+}
+
+// TestTickerPeriodIsATenthShort checks the period a ticking loop claims:
+// a tenth less than its interval, so a claim stamped after its tick does
+// not make the same loop skip its next tick.
+func TestTickerPeriodIsATenthShort(t *testing.T) {
+	for _, c := range []struct{ interval, want time.Duration }{
+		{time.Hour, 54 * time.Minute},
+		{time.Minute, 54 * time.Second},
+		{100 * time.Millisecond, 90 * time.Millisecond},
+	} {
+		if got := kit.TickerPeriod(c.interval); got != c.want {
+			t.Errorf("TickerPeriod(%s): got %s, want %s", c.interval, got, c.want)
+		}
+	}
 }
