@@ -146,6 +146,18 @@ describe('KitFormField', () => {
     expect(optional.find('[data-kit-required]').exists()).toBe(false)
     expect(optional.find('[role="alert"]').exists()).toBe(false)
   })
+
+  it('every text-like field type links its server message to its control', () => {
+    for (const type of ['string', 'text', 'number', 'decimal', 'date', 'json', 'image', 'file'] as const) {
+      const w = mount(KitFormField, { props: { field: field(type, { required: true }), error: 'is wrong' } })
+      const control = w.find('#kit-field-f')
+      expect(control.exists(), type).toBe(true)
+      expect(control.attributes('aria-invalid'), type).toBe('true')
+      expect(control.attributes('aria-required'), type).toBe('true')
+      expect(control.attributes('aria-describedby'), type).toBe(w.find('[role="alert"]').attributes('id'))
+      expect(control.classes(), type).toContain('border-red-500')
+    }
+  })
 })
 
 describe('KitForm', () => {
