@@ -59,6 +59,18 @@ var folder = cases.Fold()
 // without combining marks (so "É" sorts as "e"), case folded, at most
 // maxSortKeyRunes runes.
 func sortKey(s string) string {
+	// Only a prefix can reach the key: decompose no more than four runes
+	// per key rune (a long text is not normalized whole on every write).
+	if len(s) > 4*maxSortKeyRunes { // a string has at least as many bytes as runes
+		runes := 0
+		for i := range s {
+			if runes == 4*maxSortKeyRunes {
+				s = s[:i]
+				break
+			}
+			runes++
+		}
+	}
 	var b strings.Builder
 	n := 0
 	for _, r := range norm.NFD.String(s) {
