@@ -13,7 +13,7 @@ import (
 // answers it makes stale and reaches OnChange.
 func ExampleTeam_Subscribe() {
 	ctx := context.Background()
-	base, token, stop := exampleServer(ctx)
+	base, token, stop := exampleServer(ctx, "example-client-subscribe")
 	defer stop()
 
 	c, err := client.New(base, client.WithToken(token), client.WithCache(client.NewCache(0)))

@@ -19,7 +19,7 @@ import (
 // needs its URL and an API token.
 func Example() {
 	ctx := context.Background()
-	base, token, stop := exampleServer(ctx)
+	base, token, stop := exampleServer(ctx, "example-client")
 	defer stop()
 
 	c, err := client.New(base, client.WithToken(token), client.WithCache(client.NewCache(0)))
@@ -59,11 +59,13 @@ func Example() {
 	// not found: true
 }
 
-// exampleServer starts a kit server with a collection shopProducts, a
-// team acme and a member's API token, and returns the API's base URL.
-func exampleServer(ctx context.Context) (base, token string, stop func()) {
+// exampleServer starts a kit server on the in-memory database db with a
+// collection shopProducts, a team acme and a member's API token, and
+// returns the API's base URL. Each example names its own database: one
+// example's last connection may still be closing when the next opens.
+func exampleServer(ctx context.Context, db string) (base, token string, stop func()) {
 	k, err := kit.New(kit.Config{
-		SQLitePath: ":memory:example-client",
+		SQLitePath: ":memory:" + db,
 		Definitions: []collections.Definition{{Name: "products", Layer: "shop",
 			Config: &collections.Config{FetchStrategy: "restful"},
 			Fields: []collections.Field{
