@@ -33,7 +33,9 @@ type ChangesConfig struct {
 	Heartbeat time.Duration
 	// PollInterval is how often an instance with subscribers reads the
 	// change log for changes committed by other processes (this
-	// instance's own writes wake it at once). Default 250 ms.
+	// instance's own writes wake it at once): the delay of another
+	// process's changes. Default 50 ms, one primary-key read per interval
+	// while the instance has streams.
 	PollInterval time.Duration
 	// AuthCheckInterval is how often an open stream checks that its
 	// caller is still allowed (with kit's own accounts store: one read of
@@ -62,7 +64,7 @@ func (c ChangesConfig) withDefaults() ChangesConfig {
 		c.Heartbeat = 15 * time.Second
 	}
 	if c.PollInterval <= 0 {
-		c.PollInterval = 250 * time.Millisecond
+		c.PollInterval = 50 * time.Millisecond
 	}
 	if c.AuthCheckInterval <= 0 {
 		c.AuthCheckInterval = 250 * time.Millisecond
@@ -381,15 +383,19 @@ func (h *changeHub) loop() {
 		case <-h.wake:
 		case <-poll.C:
 		}
-		delivered := false
 		for {
+			// The log holds what the streams have not taken yet, so the
+			// hub reads no further ahead than their buffers allow: a
+			// stream is slow, and dropped, only when it has no room for a
+			// batch (at most half its buffer) after slowStreamWait, however
+			// many changes another process committed between two polls.
+			if !h.waitForRoom(ctx) {
+				return
+			}
 			more, n := h.poll(ctx)
-			delivered = delivered || n > 0
-			if !more {
+			if n == 0 {
 				break
 			}
-		}
-		if delivered {
 			// Let the changes committing meanwhile gather, so that each
 			// stream is written and flushed once for several of them: with
 			// many subscribers the fan-out, not the database, is the cost.
@@ -398,12 +404,71 @@ func (h *changeHub) loop() {
 				return
 			case <-time.After(coalesceDelivery):
 			}
+			if !more {
+				break
+			}
 		}
 	}
 }
 
 // coalesceDelivery is the least time between two deliveries of one hub.
 const coalesceDelivery = 5 * time.Millisecond
+
+// slowStreamWait is how long the hub waits for every stream to have room
+// for a batch before it reads the next one; a stream that still has none
+// is dropped then.
+const slowStreamWait = time.Second
+
+// dropFull drops every stream whose buffer has no room for need more
+// changes, so that one slow stream delays the others once, not at every
+// batch.
+func (h *changeHub) dropFull(need int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, subs := range h.subs {
+		for s := range subs {
+			if cap(s.ch)-len(s.ch) < need {
+				close(s.dropped)
+				h.remove(s)
+			}
+		}
+	}
+}
+
+// waitForRoom waits until every stream's buffer has room for a batch, or
+// slowStreamWait has passed; it reports false when the hub is stopping.
+func (h *changeHub) waitForRoom(ctx context.Context) bool {
+	need := h.batch()
+	var deadline time.Time
+	for {
+		h.mu.Lock()
+		full := false
+	scan:
+		for _, subs := range h.subs {
+			for s := range subs {
+				if cap(s.ch)-len(s.ch) < need {
+					full = true
+					break scan
+				}
+			}
+		}
+		h.mu.Unlock()
+		if !full {
+			return true
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(slowStreamWait)
+		} else if time.Now().After(deadline) {
+			h.dropFull(need)
+			return true
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(time.Millisecond):
+		}
+	}
+}
 
 // checkAuthVersion reads the authorization counter (kit's own accounts
 // store only) and tells the streams when it changed.
@@ -427,8 +492,12 @@ func (h *changeHub) checkAuthVersion(ctx context.Context) {
 	h.mu.Unlock()
 }
 
-// changeBatch is how many changes one read of the log takes.
+// changeBatch is how many changes one read of the log takes at most.
 const changeBatch = 500
+
+// batch is how many changes one read of the log takes for live delivery:
+// changeBatch, but at most half of a stream's buffer.
+func (h *changeHub) batch() int { return max(min(changeBatch, h.cfg.Buffer/2), 1) }
 
 // poll reads the log once and delivers what it found; it reports whether
 // a full batch came back (read again at once) and how many changes it
@@ -441,7 +510,8 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 	}
 	cur, gen := h.cursor, h.gen
 	h.mu.Unlock()
-	changes, err := h.k.store.NextChanges(ctx, &cur, changeBatch)
+	batch := h.batch()
+	changes, err := h.k.store.NextChanges(ctx, &cur, batch)
 	if err != nil {
 		if ctx.Err() == nil {
 			h.k.logger.Error("kit: read the change log", "error", err)
@@ -473,7 +543,7 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 			}
 		}
 	}
-	return len(changes) == changeBatch, len(changes)
+	return len(changes) == batch, len(changes)
 }
 
 // pruneLoop runs retention every PruneInterval, once per period across the

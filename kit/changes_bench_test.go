@@ -15,7 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -29,33 +31,76 @@ import (
 // with a fixed count of creates:
 //
 //	go test ./kit -run '^$' -bench ChangeStream -benchtime 2000x
+//
+// In "teams=1" every subscriber is a member of the one written team, so
+// each create is delivered to all of them (the worst case: the bytes sent
+// grow with creates times subscribers, and the reading clients share the
+// process's two cores). In "teams=100" the subscribers are spread over 100
+// teams and the creates go round the teams, as in a multi-tenant service:
+// each create reaches a hundredth of them. KIT_BENCH_NO_CHANGES=1 turns the
+// change log off (Config.Changes.Disabled) for the 0-subscriber baseline.
 func BenchmarkChangeStream(b *testing.B) {
-	for _, subs := range []int{0, 100, 1000} {
-		b.Run(fmt.Sprintf("subscribers=%d", subs), func(b *testing.B) { benchChangeStream(b, subs) })
+	for _, c := range []struct{ subs, teams int }{{0, 1}, {100, 1}, {1000, 1}, {1000, 100}} {
+		b.Run(fmt.Sprintf("subscribers=%d/teams=%d", c.subs, c.teams), func(b *testing.B) {
+			k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: shopDefinitions(),
+				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != ""}})
+			benchChangeStream(b, k, k, c.subs, c.teams)
+		})
 	}
 }
 
-func benchChangeStream(b *testing.B, subs int) {
-	ctx := context.Background()
-	k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: shopDefinitions(), Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != ""}})
-	acc := k.Accounts()
-	team, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Bench", Slug: "bench"})
-	if err != nil {
-		b.Fatal(err)
+// BenchmarkChangeStreamAcrossInstances measures delivery from one kit
+// instance to the subscribers of another on one PostgreSQL database (each
+// with its own connection pool, as two processes): creates go through
+// instance A, 100 subscribers read instance B's stream, which learns of
+// A's changes by reading the change log every PollInterval while it has
+// subscribers. It runs with the PollInterval before 2026-11-23 (250 ms)
+// and with today's default (50 ms). It needs KIT_TEST_POSTGRES.
+//
+//	go test ./kit -run '^$' -bench ChangeStreamAcrossInstances -benchtime 2000x
+func BenchmarkChangeStreamAcrossInstances(b *testing.B) {
+	for _, poll := range []time.Duration{250 * time.Millisecond, 50 * time.Millisecond} {
+		b.Run(fmt.Sprintf("poll=%v", poll), func(b *testing.B) {
+			open := testdb.Shared(b, testdb.EnginePostgres)
+			cfg := func() kit.Config {
+				return kit.Config{DB: open(), Definitions: shopDefinitions(), Logger: quietLogger(),
+					Changes: kit.ChangesConfig{PollInterval: poll}}
+			}
+			a := kittest.NewKit(b, cfg())
+			other := kittest.NewKit(b, cfg())
+			benchChangeStream(b, a, other, 100, 1)
+		})
 	}
+}
+
+// benchChangeStream creates b.N records through writer and streams them
+// from reader (the same kit, or another on the same database) to subs
+// subscribers spread over teams teams.
+func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int) {
+	ctx := context.Background()
+	acc := writer.Accounts()
 	user, err := acc.CreateUser(ctx, teamauth.User{Name: "bench"})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := acc.AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner); err != nil {
-		b.Fatal(err)
+	slugs := make([]string, teams)
+	actors := make([]kit.Actor, teams)
+	for i := range teams {
+		slugs[i] = fmt.Sprintf("bench%d", i)
+		team, err := acc.CreateTeam(ctx, teamauth.Team{Name: slugs[i], Slug: slugs[i]})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := acc.AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner); err != nil {
+			b.Fatal(err)
+		}
+		actors[i] = kit.Actor{UserID: user.ID, TeamID: team.ID, Role: teamauth.RoleOwner}
 	}
 	token, _, err := acc.CreateToken(ctx, user.ID, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}
-	actor := kit.Actor{UserID: user.ID, TeamID: team.ID, Role: teamauth.RoleOwner}
-
+	k := writer
 	var mu sync.Mutex
 	committed := map[string]time.Time{}
 	k.OnMutation(func(_ context.Context, m kit.Mutation) {
@@ -64,7 +109,7 @@ func benchChangeStream(b *testing.B, subs int) {
 		committed[m.ItemID] = now
 		mu.Unlock()
 	})
-	srv := httptest.NewServer(k.Handler())
+	srv := httptest.NewServer(reader.Handler())
 	b.Cleanup(srv.Close)
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: subs + 1}}
 
@@ -85,7 +130,7 @@ func benchChangeStream(b *testing.B, subs int) {
 		done.Add(1)
 		go func() {
 			defer done.Done()
-			req, _ := http.NewRequestWithContext(streamCtx, http.MethodGet, srv.URL+"/api/teams/bench/kit-changes", nil)
+			req, _ := http.NewRequestWithContext(streamCtx, http.MethodGet, srv.URL+"/api/teams/"+slugs[i%teams]+"/kit-changes", nil)
 			req.Header.Set("Authorization", "Bearer "+token)
 			res, err := hc.Do(req)
 			if err != nil {
@@ -120,6 +165,7 @@ func benchChangeStream(b *testing.B, subs int) {
 	perSub := (float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)) / float64(max(subs, 1))
 
 	const writers = 8
+	cpu0, written0 := processCPU(), processWritten()
 	b.ResetTimer()
 	var wg sync.WaitGroup
 	for w := range writers {
@@ -127,7 +173,7 @@ func benchChangeStream(b *testing.B, subs int) {
 		go func() {
 			defer wg.Done()
 			for n := w; n < b.N; n += writers {
-				if _, err := k.Records("shopCategories").Create(ctx, actor, map[string]any{"title": "bench"}); err != nil {
+				if _, err := k.Records("shopCategories").Create(ctx, actors[n%teams], map[string]any{"title": "bench"}); err != nil {
 					b.Error(err)
 					return
 				}
@@ -138,10 +184,23 @@ func benchChangeStream(b *testing.B, subs int) {
 	elapsed := b.Elapsed()
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "creates/s")
+	if cpu0 >= 0 {
+		// The process's CPU time and bytes handed to write(2) per create:
+		// steadier than creates/s on a machine whose speed varies, and the
+		// second counts the WAL pages a write transaction adds.
+		b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/create")
+		b.ReportMetric(float64(processWritten()-written0)/float64(b.N), "written-B/create")
+	}
 	if subs == 0 {
 		return
 	}
 	b.ReportMetric(perSub, "bytes/sub") // after ResetTimer, which drops metrics
+	// want is how many changes subscriber i receives: the creates of its
+	// team (the creates go round the teams).
+	want := func(i int) int {
+		t := i % teams
+		return max(b.N-t+teams-1, 0) / teams
+	}
 	// Wait until every subscriber has read every change (the limit only
 	// keeps a broken benchmark from hanging), then stop the streams.
 	deadline := time.Now().Add(time.Minute)
@@ -149,7 +208,7 @@ func benchChangeStream(b *testing.B, subs int) {
 		time.Sleep(50 * time.Millisecond)
 		all := true
 		for i := range subs {
-			if counts[i].Load() < int64(b.N) {
+			if counts[i].Load() < int64(want(i)) {
 				all = false
 				break
 			}
@@ -164,8 +223,8 @@ func benchChangeStream(b *testing.B, subs int) {
 	defer mu.Unlock()
 	var lat []time.Duration
 	for i := range subs {
-		if len(got[i]) != b.N {
-			b.Errorf("subscriber %d: got %d changes, want %d", i, len(got[i]), b.N)
+		if len(got[i]) != want(i) {
+			b.Errorf("subscriber %d: got %d changes, want %d", i, len(got[i]), want(i))
 		}
 		for _, r := range got[i] {
 			if at, ok := committed[r.item]; ok {

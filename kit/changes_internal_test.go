@@ -40,3 +40,45 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 		t.Errorf("got %d buffered events, want the buffer's 1", got)
 	}
 }
+
+func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanItsBuffer(t *testing.T) {
+	path := t.TempDir() + "/kit.db"
+	defs := []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}
+	writer, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	// The reader learns of the writer's changes only by its poll, which
+	// comes long after the writer committed them all.
+	reader, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs,
+		Changes: ChangesConfig{Buffer: 8, PollInterval: 300 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	sub := &changeSub{teamID: "t1", ch: make(chan *changeFrame, 8), dropped: make(chan struct{})}
+	if _, err := reader.hub.subscribe(t.Context(), sub); err != nil {
+		t.Fatal(err)
+	}
+	defer reader.hub.unsubscribe(sub)
+	const writes = 40
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	for range writes {
+		if _, err := writer.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := 0
+	deadline := time.After(15 * time.Second) // only keeps a broken test from hanging
+	for got < writes {
+		select {
+		case <-sub.ch:
+			got++
+		case <-sub.dropped:
+			t.Fatalf("got the subscriber dropped after %d of %d changes, want it kept: it read every change at once", got, writes)
+		case <-deadline:
+			t.Fatalf("got %d of %d changes", got, writes)
+		}
+	}
+}

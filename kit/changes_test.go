@@ -245,6 +245,11 @@ func TestChangeStreamResumes(t *testing.T) {
 			for _, ev := range backlog {
 				got = append(got, decodeChange(t, ev).ItemID)
 			}
+			// The changes the instance had not read yet when the stream
+			// opened come right after ready, as live ones.
+			for len(got) < len(want) {
+				got = append(got, s.change(t).ItemID)
+			}
 			if !slices.Equal(got, want) {
 				t.Errorf("got %v, want %v", got, want)
 			}
@@ -256,8 +261,15 @@ func TestChangeStreamResumes(t *testing.T) {
 		t.Run("the lastEventId parameter resumes the same way", func(t *testing.T) {
 			s, _ := openStream(t, w.changesURL("acme", "lastEventId="+start+"&collections=appNotes"), w.tokens["alice"])
 			backlog, _ := s.ready(t)
-			if len(backlog) != 4 || decodeChange(t, backlog[0]).ItemID != want[0] {
-				t.Errorf("got %d events starting %v, want 4 starting with %s", len(backlog), backlog, want[0])
+			var got []string
+			for _, ev := range backlog {
+				got = append(got, decodeChange(t, ev).ItemID)
+			}
+			for len(got) < len(want)+1 {
+				got = append(got, s.change(t).ItemID)
+			}
+			if !slices.Equal(got[:len(want)], want) {
+				t.Errorf("got %v, want it to start with %v", got, want)
 			}
 		})
 		resets := []struct{ name, id string }{

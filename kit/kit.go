@@ -205,6 +205,7 @@ func (k *Kit) migrate(ctx context.Context) error {
 	registerCoreMigrations(ms)
 	registerPeriodicMigration(ms)
 	registerChangesMigration(ms)
+	registerLeanChangesMigration(ms)
 	k.auth.RegisterMigrations(ms)
 	if err := k.runMigrations(ctx, ms); err != nil {
 		return fmt.Errorf("kit: migrate own tables: %w", err)
