@@ -105,9 +105,18 @@ func TestDatasetIsDeterministic(t *testing.T) {
 			t.Fatalf("row %d differs between runs", i)
 		}
 	}
+	planned := map[string]int{}
+	for _, m := range markers {
+		planned[m.Word] = m.PerMille
+	}
 	for _, term := range a.Terms {
-		if n := a.Matches(term); n > len(a.Main)/10 {
-			t.Errorf("term %q hits %d of %d rows; search terms should hit a small share", term, n, len(a.Main))
+		n := a.Matches(term)
+		perMille, isMarker := planned[term]
+		if !isMarker && n > len(a.Main)/10 {
+			t.Errorf("word %q hits %d of %d rows, want at most a tenth", term, n, len(a.Main))
+		}
+		if got := 1000 * n / len(a.Main); isMarker && (got < perMille-50 || got > perMille+50) {
+			t.Errorf("marker %q hits %d of %d rows (%d per mille), want %d per mille give or take 50", term, n, len(a.Main), got, perMille)
 		}
 	}
 	if n := a.Matches("xylophone"); n != 0 {

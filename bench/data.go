@@ -46,12 +46,16 @@ type marker struct {
 
 // markers are the search terms with a planned hit rate. "xylophone" is
 // in no row: its search still scans every row of the team (the total
-// count needs them all), the worst case for an unindexed LIKE.
+// count needs them all), the worst case for an unindexed LIKE. The common
+// ones (10%, 50%, 95%) are the worst case for an index.
 var markers = []marker{
 	{"quartz", 20},   // 2%
 	{"zephyr", 5},    // 0.5%
 	{"jackdaw", 1},   // 0.1%
 	{"xylophone", 0}, // none
+	{"wyvern", 100},  // 10%
+	{"jigsaw", 500},  // 50%
+	{"yonder", 950},  // 95%
 }
 
 // dataset is the deterministic data both servers are seeded with: the

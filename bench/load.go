@@ -18,7 +18,7 @@ import (
 
 // allWorkloads are the workloads in the order they run. The reads come
 // first; every workload starts from the seeded data anyway.
-var allWorkloads = []string{"list", "search", "filter", "get", "create", "update", "delete"}
+var allWorkloads = append([]string{"list", "search"}, append(searchRateWorkloads(), "filter", "get", "ids1", "ids100", "create", "update", "delete")...)
 
 // target is one running server as the generator sees it.
 type target struct {
@@ -111,7 +111,11 @@ func newWorkload(name string, ds *dataset, ids []string, seq *atomic.Int64) work
 			return request{method: "DELETE", path: "/" + order[i]}, true
 		}}
 	}
-	return workload{}
+	if wl, ok := idsWorkload(name, ids); ok {
+		return wl
+	}
+	wl, _ := searchRateWorkload(name)
+	return wl
 }
 
 func (d *dataset) word(r *rand.Rand) string { return d.Vocab[r.IntN(len(d.Vocab))] }

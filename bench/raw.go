@@ -279,6 +279,10 @@ func intParam(v url.Values, name string, def, max int) (n int, ok bool) {
 
 func (s *rawServer) list(w http.ResponseWriter, r *http.Request, team string) {
 	v := r.URL.Query()
+	if v.Has("ids") {
+		s.listIDs(w, r, team)
+		return
+	}
 	page, okPage := intParam(v, "page", 1, 1_000_000)
 	size, okSize := intParam(v, "pageSize", 20, 100)
 	if !okPage || !okSize {

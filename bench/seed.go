@@ -121,6 +121,10 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, progress io.Writer)
 				return nil, err
 			}
 		}
+		// kit's row counts (kit_row_counts) are put back with the rows.
+		if _, err := kdb.ExecContext(ctx, "CREATE TABLE bench_seed_counts AS TABLE kit_row_counts"); err != nil {
+			return nil, err
+		}
 	} else {
 		if _, err := raw.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			return nil, err
@@ -171,6 +175,9 @@ func (fx *fixture) seedKit(ctx context.Context, k *kit.Kit, ds *dataset, progres
 	fx.rawToken = "raw-" + randomHex(16)
 	fx.userID, fx.teamID, fx.otherTeamID = user.ID, team.ID, other.ID
 	fx.teamSlug, fx.otherSlug = team.Slug, other.Slug
+	if len(ds.Main) > bulkOver {
+		return fx.bulkSeed(ctx, k, ds, team.ID, other.ID, user.ID, progress)
+	}
 
 	type job struct {
 		i    int
@@ -307,7 +314,11 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 		return err
 	}
 	defer db.Close()
-	for _, stmt := range []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed", "VACUUM ANALYZE shop_products"} {
+	stmts := []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed", "VACUUM ANALYZE shop_products"}
+	if server == "kit" {
+		stmts = append(stmts, "TRUNCATE kit_row_counts", "INSERT INTO kit_row_counts SELECT * FROM bench_seed_counts")
+	}
+	for _, stmt := range stmts {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("restore %s: %s: %w", server, stmt, err)
 		}

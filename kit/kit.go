@@ -61,6 +61,13 @@ type Config struct {
 	// Limits bounds list requests; zero fields take the defaults of
 	// [collections.DefaultQueryLimits].
 	Limits collections.QueryLimits
+	// SearchScans is how many searches that may read more than a few
+	// thousand rows (a term common enough that a scan of the team's rows
+	// beats the search index, or one too short for it) run at once on
+	// SQLite; the others wait for a slot, or until their request ends, so
+	// no burst of such searches starves the server. Default (0): half the
+	// CPUs Go uses, at least 1.
+	SearchScans int
 
 	// Prefix is where Handler serves the API. Default "/api".
 	Prefix string
@@ -161,6 +168,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k.store = store.New(k.db, k.Collections)
 	k.store.Logger = k.logger
 	k.store.CheckpointWAL = checkpointWAL
+	k.store.SearchScans = cfg.SearchScans
 	k.store.SetQueryHook(cfg.QueryHook)
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {

@@ -52,7 +52,7 @@ func (s *Store) queryRowOnce(ctx context.Context, db bun.IDB, query string, args
 func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	for _, c := range reg.All() {
 		if !c.External() {
-			s.run.Prepare(ctx, getSQL(c), insertSQL(c), deleteSQL(c), existsSQL(c))
+			s.run.Prepare(ctx, getSQL(c), s.insertSQL(c), s.deleteSQL(c), existsSQL(c))
 			if s.dialect != dialect.PG && len(searchColumns(c)) > 0 {
 				s.run.Prepare(ctx, flushSearchSQL(c)...)
 			}

@@ -115,8 +115,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 	if len(ids) == 0 {
 		return []Record{}, nil
 	}
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" IN (?)`
-	recs, err := s.scanRecords(ctx, db, c, q, teamID, inListOf(ids))
+	recs, err := s.scanRecords(ctx, db, c, s.getManySQL(c), teamID, inListOf(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +130,30 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 		}
 	}
 	return out, nil
+}
+
+// getManySQL reads records by id: the primary key finds them, the team
+// is tested on each (see teamTest).
+func (s *Store) getManySQL(c *collections.Collection) string {
+	return "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
+}
+
+// teamTest is the condition on a row's team, with one argument. byKey
+// says that the query also names its rows by primary key (?ids=): the
+// team is then written so that no engine can look it up in an index (a
+// unary + on SQLite, an expression on PostgreSQL), and the plan is the
+// primary key's whatever the statistics say. Without statistics SQLite
+// otherwise walks the team's index, every row of the team, for three ids
+// or more.
+func (s *Store) teamTest(byKey bool) string {
+	switch {
+	case !byKey:
+		return `"team_id" = ?`
+	case s.dialect == dialect.PG:
+		return `("team_id" || '') = ?`
+	default:
+		return `+"team_id" = ?`
+	}
 }
 
 // Insert stores rec, which must hold every system field it needs (id,
@@ -156,36 +179,20 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 			args = append(args, sortKeyValue(ev))
 		}
 	}
-	q := insertSQLFor(c.Table(), cols, marks)
+	q := s.counted(c, insertSQLFor(c.Table(), cols, marks), 1)
 	if _, err := s.exec(ctx, db, q, args...); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
 	}
-	return nil
+	team, _ := rec["teamId"].(string)
+	return s.countRows(ctx, db, c, team, 1)
 }
 
 // Update sets the fields in changes on record id of team teamID. It
 // reports ErrNotFound when no such record exists.
 func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string, changes Record) error {
-	var sets []string
-	var args []any
-	for _, a := range c.Attributes() {
-		v, ok := changes[a.Name]
-		if !ok || a.Name == "id" || a.Name == "teamId" {
-			continue
-		}
-		ev, err := encode(s.dialect, a, v)
-		if err != nil {
-			return err
-		}
-		sets = append(sets, quote(a.Column)+" = ?")
-		args = append(args, ev)
-		if hasSortKey(a) {
-			sets = append(sets, quote(sortKeyColumn(a))+" = ?")
-			args = append(args, sortKeyValue(ev))
-		}
-	}
-	if len(sets) == 0 {
-		return nil
+	sets, args, err := s.setList(c, changes)
+	if err != nil || len(sets) == 0 {
+		return err
 	}
 	args = append(args, teamID, id)
 	q := "UPDATE " + quote(c.Table()) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
@@ -197,6 +204,82 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 		return ErrNotFound
 	}
 	return nil
+}
+
+// setList returns the "column = ?" assignments of changes and their
+// encoded values (an attribute with a sort key sets that too); id and
+// teamId are never set.
+func (s *Store) setList(c *collections.Collection, changes Record) ([]string, []any, error) {
+	var sets []string
+	var args []any
+	for _, a := range c.Attributes() {
+		v, ok := changes[a.Name]
+		if !ok || a.Name == "id" || a.Name == "teamId" {
+			continue
+		}
+		ev, err := encode(s.dialect, a, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		sets = append(sets, quote(a.Column)+" = ?")
+		args = append(args, ev)
+		if hasSortKey(a) {
+			sets = append(sets, quote(sortKeyColumn(a))+" = ?")
+			args = append(args, sortKeyValue(ev))
+		}
+	}
+	return sets, args, nil
+}
+
+// ErrUnsupported: the operation is not available on this engine.
+var ErrUnsupported = errors.New("store: not supported on this engine")
+
+// UpdateReturningBefore is Update on PostgreSQL in one statement that
+// also returns the record as it was just before it: the row is locked
+// first (SELECT ... FOR UPDATE in the statement), so what it returns is
+// the version the update replaced, whatever other transactions committed
+// meanwhile. With ownerID not empty only a record of that owner is
+// updated. It returns ErrNotFound, having changed nothing, when no record
+// matched (none, another team's, another owner's), and ErrUnsupported on
+// SQLite. changes must set at least one attribute.
+func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id, ownerID string, changes Record) (Record, error) {
+	if s.dialect != dialect.PG {
+		return nil, ErrUnsupported
+	}
+	sets, args, err := s.setList(c, changes)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) == 0 {
+		return nil, errors.New("store: UpdateReturningBefore: nothing to set")
+	}
+	table, before := quote(c.Table()), quote("kit_before")
+	var ret []string
+	for _, a := range c.Attributes() {
+		ret = append(ret, before+"."+quote(a.Column))
+	}
+	sub := getSQL(c)
+	args = append(args, teamID, id)
+	if ownerID != "" {
+		owner, ok := c.Attribute("owner")
+		if !ok {
+			return nil, errors.New("store: UpdateReturningBefore: no owner attribute")
+		}
+		sub += " AND " + quote(owner.Column) + " = ?"
+		args = append(args, ownerID)
+	}
+	q := "UPDATE " + table + " SET " + strings.Join(sets, ", ") +
+		" FROM (" + sub + " FOR UPDATE) AS " + before +
+		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
+		" RETURNING " + strings.Join(ret, ", ")
+	recs, err := s.scanRecords(ctx, db, c, q, args...)
+	if err != nil {
+		return nil, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
+	}
+	if len(recs) == 0 {
+		return nil, ErrNotFound
+	}
+	return recs[0], nil
 }
 
 // Delete removes record id of team teamID, or reports ErrNotFound.
@@ -212,7 +295,9 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 	if len(refs) > 0 {
 		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
 	}
-	res, err := s.exec(ctx, db, deleteSQL(c), teamID, id)
+	// On PostgreSQL the statement also inserts the count's delta row, one
+	// per deleted row: its rows affected are the deleted rows still.
+	res, err := s.exec(ctx, db, s.deleteSQL(c), teamID, id)
 	if err != nil {
 		err = classify(fmt.Errorf("store: delete %s: %w", c.Table(), err))
 		var ce *ConstraintError
@@ -224,10 +309,14 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 		}
 		return err
 	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("store: delete %s: %w", c.Table(), err)
+	}
+	if n == 0 {
 		return ErrNotFound
 	}
-	return nil
+	return s.countRows(ctx, db, c, teamID, -n)
 }
 
 // Exists reports whether team teamID has a record id in c.
@@ -265,36 +354,67 @@ type Page struct {
 // of walking the team's rows in order (see List).
 const maxSortedMatches = 5000
 
-// List runs a validated list query for team teamID.
+// List runs a validated list query for team teamID. Page.Total is exact:
+// for a query without filter, search or ids run on the Store's own
+// database it is the team's row count kept by the writes (one indexed
+// read, see counts.go); otherwise, and inside a transaction (whose own
+// writes a SQLite group has not counted yet), a count of the matches.
 func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (Page, error) {
-	where, args, err := s.where(c, teamID, q)
+	var plan searchPlan
+	// With ids the ids bound the work: no plan, no slot.
+	if q.Search != "" && q.IDs == nil {
+		var err error
+		if plan, err = s.planSearch(ctx, db, c, teamID, q.Search); err != nil {
+			return Page{}, err
+		}
+		if plan.heavy {
+			release, err := s.acquireScan(ctx)
+			if err != nil {
+				return Page{}, err
+			}
+			defer release()
+		}
+	}
+	where, args, err := s.where(c, teamID, q, false)
 	if err != nil {
 		return Page{}, err
 	}
-	from := " FROM " + quote(c.Table()) + " WHERE " + where
-	// An indexed search starts from the index's candidates (the team test
-	// made with "+" so that the planner does not walk the team's index
-	// instead): the count costs what the candidates cost, not a pass over
-	// every row of the team. The page starts there too while the matches
-	// are few enough to sort; past that they are dense enough that walking
-	// the team's rows newest first meets a page of them soon.
-	fromFTS := from
-	if q.Search != "" && s.usesFTS(c, q.Search) {
-		fromFTS = " FROM " + quote(c.Table()) + " WHERE +" + where
+	table := quote(c.Table())
+	// The team test comes first in where: "+" before it keeps the planner
+	// off the team's index, so that an indexed search starts from the
+	// index's candidates (the count costs what the candidates cost, not a
+	// pass over every row of the team) and a scan in table order reads
+	// the table sequentially (see planSearch).
+	from, countFrom, countArgs := " FROM "+table+" WHERE "+where, " FROM "+table+" WHERE "+where, args
+	if plan.tableOrder {
+		countFrom = " FROM " + table + " WHERE +" + where
+	}
+	if plan.index {
+		w, a, err := s.where(c, teamID, q, true)
+		if err != nil {
+			return Page{}, err
+		}
+		countFrom, countArgs = " FROM "+table+" WHERE +"+w, a
 	}
 	var total int
-	if err := s.queryRow(ctx, db, "SELECT count(*)"+fromFTS, args...).Scan(&total); err != nil {
+	if unfiltered(q) && db == bun.IDB(s.db) {
+		// The team's row count, kept by the writes (see counts.go).
+		if total, err = s.teamRows(ctx, db, c, teamID); err != nil {
+			return Page{}, err
+		}
+	} else if err := s.queryRow(ctx, db, "SELECT count(*)"+countFrom, countArgs...).Scan(&total); err != nil {
 		return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
 	page := Page{Total: total, Records: []Record{}}
 	if total == 0 || q.Offset() >= total {
 		return page, nil
 	}
-	if total <= maxSortedMatches {
-		from = fromFTS
+	pageArgs := args
+	if plan.index && plan.sortMatches(q, total) {
+		from, pageArgs = countFrom, countArgs
 	}
 	query := "SELECT " + selectList(c) + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
-	recs, err := s.scanRecords(ctx, db, c, query, append(args, q.PageSize, q.Offset())...)
+	recs, err := s.scanRecords(ctx, db, c, query, append(pageArgs, q.PageSize, q.Offset())...)
 	if err != nil {
 		return Page{}, err
 	}
@@ -302,6 +422,12 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		page.Records = recs
 	}
 	return page, nil
+}
+
+// unfiltered reports whether q selects every record of the team: its
+// total is the team's row count.
+func unfiltered(q collections.ListQuery) bool {
+	return q.IDs == nil && q.Search == "" && len(q.Filter) == 0
 }
 
 func (s *Store) orderBy(keys []collections.SortKey) string {
@@ -413,37 +539,28 @@ func (s *Store) like() string {
 }
 
 // where builds the WHERE clause: the team first, then ids, search and
-// filters. Only column names from the collection and "?" placeholders are
-// written; every value is an argument.
-func (s *Store) where(c *collections.Collection, teamID string, q collections.ListQuery) (string, []any, error) {
-	// The team test comes first: List turns it into +"team_id" for an
-	// indexed search.
-	parts := []string{`"team_id" = ?`}
+// filters; with indexed, the search also narrows the rows to the search
+// index's candidates (ftsCondition). Only column names from the collection
+// and "?" placeholders are written; every value is an argument.
+func (s *Store) where(c *collections.Collection, teamID string, q collections.ListQuery, indexed bool) (string, []any, error) {
+	// The team test comes first: List turns it into +"team_id" for a
+	// search that plans the index or a scan in table order (never with
+	// ids, whose team test keeps the planner on the primary key itself).
+	parts := []string{s.teamTest(q.IDs != nil)}
 	args := []any{teamID}
 	if q.IDs != nil {
 		parts = append(parts, `"id" IN (?)`)
 		args = append(args, inListOf(q.IDs))
 	}
 	if q.Search != "" {
-		if s.usesFTS(c, q.Search) {
+		if indexed && s.usesFTS(c, q.Search) {
 			cond, arg := ftsCondition(c, q.Search)
 			parts = append(parts, cond)
 			args = append(args, arg)
 		}
-		var ors []string
-		for _, a := range c.Attributes() {
-			if a.System || !a.Type.IsTextual() {
-				continue
-			}
-			cond, arg := s.textMatch(quote(a.Column), q.Search, false)
-			ors = append(ors, cond)
-			args = append(args, arg)
-		}
-		if len(ors) == 0 {
-			parts = append(parts, "1 = 0")
-		} else {
-			parts = append(parts, "("+strings.Join(ors, " OR ")+")")
-		}
+		cond, condArgs := s.searchMatch(c, q.Search)
+		parts = append(parts, cond)
+		args = append(args, condArgs...)
 	}
 	for _, cond := range q.Filter {
 		sqlPart, condArgs, err := s.condition(cond)
@@ -454,6 +571,25 @@ func (s *Store) where(c *collections.Collection, teamID string, q collections.Li
 		args = append(args, condArgs...)
 	}
 	return strings.Join(parts, " AND "), args, nil
+}
+
+// searchMatch returns the condition a search for term puts on a row: the
+// term is a substring of one of the searched fields (textMatch).
+func (s *Store) searchMatch(c *collections.Collection, term string) (string, []any) {
+	var ors []string
+	var args []any
+	for _, a := range c.Attributes() {
+		if a.System || !a.Type.IsTextual() {
+			continue
+		}
+		cond, arg := s.textMatch(quote(a.Column), term, false)
+		ors = append(ors, cond)
+		args = append(args, arg)
+	}
+	if len(ors) == 0 {
+		return "1 = 0", nil
+	}
+	return "(" + strings.Join(ors, " OR ") + ")", args
 }
 
 func (s *Store) condition(cond collections.Condition) (string, []any, error) {
@@ -515,7 +651,7 @@ func getSQL(c *collections.Collection) string {
 }
 
 // insertSQL is the insert of every attribute, the shape Create uses.
-func insertSQL(c *collections.Collection) string {
+func (s *Store) insertSQL(c *collections.Collection) string {
 	var cols, marks []string
 	for _, a := range c.Attributes() {
 		cols, marks = append(cols, quote(a.Column)), append(marks, "?")
@@ -523,15 +659,15 @@ func insertSQL(c *collections.Collection) string {
 			cols, marks = append(cols, quote(sortKeyColumn(a))), append(marks, "?")
 		}
 	}
-	return insertSQLFor(c.Table(), cols, marks)
+	return s.counted(c, insertSQLFor(c.Table(), cols, marks), 1)
 }
 
 func insertSQLFor(table string, cols, marks []string) string {
 	return "INSERT INTO " + quote(table) + " (" + strings.Join(cols, ", ") + ") VALUES (" + strings.Join(marks, ", ") + ")"
 }
 
-func deleteSQL(c *collections.Collection) string {
-	return "DELETE FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
+func (s *Store) deleteSQL(c *collections.Collection) string {
+	return s.counted(c, "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, -1)
 }
 
 func existsSQL(c *collections.Collection) string {

@@ -186,6 +186,15 @@ func (s *Store) usesFTS(c *collections.Collection, term string) bool {
 // the last one): every row containing the term holds them, and the
 // substring test that follows drops the rows that hold them elsewhere.
 func ftsCondition(c *collections.Collection, term string) (string, any) {
+	fts, table := quote(ftsTable(c.Table())), quote(c.Table())
+	return `"rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? UNION ALL SELECT rid FROM ` +
+		quote(ftsPending(c.Table())) + ` UNION ALL SELECT "rowid" FROM ` + table + ` WHERE "rowid" > (SELECT hwm FROM ` +
+		quote(ftsMark(c.Table())) + "))", ftsQuery(term)
+}
+
+// ftsQuery is the FTS5 query of ftsCondition: every trigram of a cover of
+// term.
+func ftsQuery(term string) string {
 	runes := []rune(term)
 	var parts []string
 	add := func(i int) {
@@ -201,10 +210,7 @@ func ftsCondition(c *collections.Collection, term string) (string, any) {
 	if len(runes)%3 != 0 {
 		add(len(runes) - 3)
 	}
-	fts, table := quote(ftsTable(c.Table())), quote(c.Table())
-	return `"rowid" IN (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? UNION ALL SELECT rid FROM ` +
-		quote(ftsPending(c.Table())) + ` UNION ALL SELECT "rowid" FROM ` + table + ` WHERE "rowid" > (SELECT hwm FROM ` +
-		quote(ftsMark(c.Table())) + "))", strings.Join(parts, " AND ")
+	return strings.Join(parts, " AND ")
 }
 
 // syncSearch makes the search index of c match want, rebuilding it when

@@ -14,25 +14,32 @@ import (
 
 func searchFixture(t *testing.T) (*Store, *collections.Collection) {
 	t.Helper()
-	db, err := OpenSQLite(":memory:" + strings.ReplaceAll(t.Name(), "/", "_"))
+	return productsStore(t, ":memory:"+strings.ReplaceAll(t.Name(), "/", "_"))
+}
+
+// productsStore opens the SQLite database at path (closed when tb ends)
+// with one collection, shop/products (title, description, stock), synced.
+func productsStore(tb testing.TB, path string) (*Store, *collections.Collection) {
+	tb.Helper()
+	db, err := OpenSQLite(path)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { db.Close() })
 	reg, _, err := collections.Build([]collections.Definition{{Name: "products", Layer: "shop", Fields: []collections.Field{
 		{Name: "title", Type: collections.TypeString},
 		{Name: "description", Type: collections.TypeText},
 		{Name: "stock", Type: collections.TypeNumber},
 	}}}, collections.LoadOptions{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	s := New(db, func() *collections.Registry { return reg })
-	if err := CreateMetaTable(t.Context(), db); err != nil {
-		t.Fatal(err)
+	if err := CreateMetaTable(tb.Context(), db); err != nil {
+		tb.Fatal(err)
 	}
-	if err := s.Sync(t.Context(), reg, SyncOptions{}); err != nil {
-		t.Fatal(err)
+	if err := s.Sync(tb.Context(), reg, SyncOptions{}); err != nil {
+		tb.Fatal(err)
 	}
 	c, _ := reg.Get("shopProducts")
 	return s, c
@@ -120,7 +127,7 @@ func TestSearchOfThreeOrMoreCharactersUsesTheIndex(t *testing.T) {
 	}{{"lamp", true}, {"amp", true}, {"am", false}, {"ärg", true}}
 	for _, tt := range tests {
 		t.Run(tt.term, func(t *testing.T) {
-			where, args, err := s.where(c, "t1", collections.ListQuery{Page: 1, PageSize: 20, Search: tt.term})
+			where, args, err := s.where(c, "t1", collections.ListQuery{Page: 1, PageSize: 20, Search: tt.term}, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +140,7 @@ func TestSearchOfThreeOrMoreCharactersUsesTheIndex(t *testing.T) {
 	}
 }
 
-func mustAttr(t *testing.T, c *collections.Collection, name string) *collections.Attribute {
+func mustAttr(t testing.TB, c *collections.Collection, name string) *collections.Attribute {
 	t.Helper()
 	a, ok := c.Attribute(name)
 	if !ok {
@@ -230,7 +237,7 @@ func indexedMatches(t *testing.T, s *Store, c *collections.Collection, query str
 }
 
 // queryPlan returns the details of SQLite's plan for query.
-func queryPlan(t *testing.T, s *Store, query string, args ...any) []string {
+func queryPlan(t testing.TB, s *Store, query string, args ...any) []string {
 	t.Helper()
 	rows, err := s.db.QueryContext(t.Context(), "EXPLAIN QUERY PLAN "+query, args...)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"sync"
 	"sync/atomic"
 
 	"github.com/uptrace/bun"
@@ -29,12 +30,22 @@ type Store struct {
 	// group commits. Set it before the Store is used.
 	CheckpointWAL bool
 
+	// SearchScans is how many searches that may read more than a few
+	// thousand rows (a term common enough to scan the team's rows, or a
+	// term too short for the index) run at once; the others wait for a
+	// slot, or for their context to end. 0 means half the CPUs Go uses
+	// (GOMAXPROCS), at least 1. Set it before the Store is used.
+	SearchScans int
+
 	db       *bun.DB
 	dialect  dialect.Name
 	registry func() *collections.Registry
 
 	noSearchIndex    bool // tests: search by scan only, to compare
+	planRare         int  // tests: rareCandidates when > 0
 	trgmNoticeLogged atomic.Bool
+	scanOnce         sync.Once
+	scanSlots        chan struct{} // SearchScans slots, made by acquireScan
 	run              *sqlexec.Runner
 	writes           writeQueue // SQLite: writes committed in groups (RunWrite)
 	closed           atomic.Bool

@@ -80,6 +80,9 @@ type tableDef struct {
 	// SortKeys lists the columns that have a sort key column (see
 	// collation.go).
 	SortKeys []string `json:"sortKeys,omitempty"`
+	// Counted is the layout of the table's row counts (countFormat, see
+	// counts.go); 0 for a table synced before kit kept them.
+	Counted int `json:"counted,omitempty"`
 }
 
 // searchFormat is the current tableDef.SearchFormat.
@@ -114,6 +117,7 @@ func definitionOf(c *collections.Collection) tableDef {
 	td.Indexes = indexesOf(c)
 	td.SortKeys = sortKeyColumns(c)
 	td.Search = searchColumns(c)
+	td.Counted = countFormat
 	if len(td.Search) > 0 {
 		td.SearchFormat = searchFormat
 	}
@@ -272,6 +276,11 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	}
 	if err := s.syncSearch(ctx, tx, c, have, want); err != nil {
 		return nil, err
+	}
+	if !exists || !hasCounts(have) {
+		if err := s.syncCounts(ctx, tx, c); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := s.execOnce(ctx, tx, "INSERT INTO kit_collections (key, table_name, definition, hash, updated_at) VALUES (?, ?, ?, ?, ?)"+
 		" ON CONFLICT (key) DO UPDATE SET table_name = EXCLUDED.table_name, definition = EXCLUDED.definition, hash = EXCLUDED.hash, updated_at = EXCLUDED.updated_at",

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"slices"
 	"sort"
@@ -242,6 +243,35 @@ func TestTreeQueriesUseTheTeamFirstIndexes(t *testing.T) {
 	})
 }
 
+// querier is a *sql.DB or *sql.Tx: statements in the driver's own form.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// planLines runs explain, an EXPLAIN statement, and returns its rows, one
+// line per step, each the row's columns printed together.
+func planLines(ctx context.Context, db querier, explain string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, explain, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var lines []string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		lines = append(lines, fmt.Sprint(vals...))
+	}
+	return lines, rows.Err()
+}
+
 // explain returns the query plan of q; on PostgreSQL with sequential scans
 // discouraged, since a small table would rather be scanned.
 func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string, args ...any) string {
@@ -255,24 +285,9 @@ func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string, args ...any) s
 			}
 			prefix = "EXPLAIN "
 		}
-		rows, err := tx.Tx.QueryContext(ctx, prefix+q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				return err
-			}
-			lines = append(lines, fmt.Sprint(vals...))
-		}
-		return rows.Err()
+		var err error
+		lines, err = planLines(ctx, tx.Tx, prefix+q, args...)
+		return err
 	})
 	if err != nil {
 		t.Fatalf("explain %s: %v", q, err)

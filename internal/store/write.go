@@ -106,6 +106,9 @@ type writeReq struct {
 	// changes are the change log rows fn recorded (RecordChange), written
 	// together for the group's successful writes just before it commits.
 	changes []Change
+	// counts are the row count changes fn noted (countRows), added for
+	// the group's successful writes just before it commits.
+	counts []countDelta
 }
 
 // writeReqKey carries the running *writeReq in fn's context.
@@ -281,6 +284,8 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 		return nil
 	}
 	if err := q.s.insertChanges(context.WithoutCancel(ok[0].ctx), tx, ok); err != nil {
+		q.fail(tx, ok, err)
+	} else if err := q.s.applyCounts(context.WithoutCancel(ok[0].ctx), tx, ok); err != nil {
 		q.fail(tx, ok, err)
 	} else if err := q.flushSearch(tx, ok); err != nil {
 		q.fail(tx, ok, err)

@@ -20,6 +20,12 @@ CREATE INDEX IF NOT EXISTS "tg_blog_posts_title" ON "blog_posts" USING gin ("tit
 
 CREATE INDEX IF NOT EXISTS "tg_blog_posts_body" ON "blog_posts" USING gin ("body" "public".gin_trgm_ops);
 
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+
+CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
+
+INSERT INTO kit_row_counts (table_name, team_id, n) SELECT $1, "team_id", count(*) FROM "blog_posts" GROUP BY "team_id";
+
 CREATE TABLE IF NOT EXISTS "shop_categories" (
   "id" TEXT COLLATE "C" PRIMARY KEY NOT NULL,
   "team_id" TEXT COLLATE "C" NOT NULL,
@@ -43,6 +49,12 @@ CREATE INDEX IF NOT EXISTS "ix_shop_categories_title_sort" ON "shop_categories" 
 CREATE INDEX IF NOT EXISTS "tg_shop_categories_title" ON "shop_categories" USING gin ("title" "public".gin_trgm_ops);
 
 CREATE INDEX IF NOT EXISTS "tg_shop_categories_description" ON "shop_categories" USING gin ("description" "public".gin_trgm_ops);
+
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+
+CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
+
+INSERT INTO kit_row_counts (table_name, team_id, n) SELECT $1, "team_id", count(*) FROM "shop_categories" GROUP BY "team_id";
 
 CREATE TABLE IF NOT EXISTS "shop_products" (
   "id" TEXT COLLATE "C" PRIMARY KEY NOT NULL,
@@ -88,6 +100,12 @@ CREATE INDEX IF NOT EXISTS "tg_shop_products_sku" ON "shop_products" USING gin (
 CREATE INDEX IF NOT EXISTS "tg_shop_products_description" ON "shop_products" USING gin ("description" "public".gin_trgm_ops);
 
 CREATE INDEX IF NOT EXISTS "tg_shop_products_category_id" ON "shop_products" USING gin ("category_id" "public".gin_trgm_ops);
+
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+
+CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
+
+INSERT INTO kit_row_counts (table_name, team_id, n) SELECT $1, "team_id", count(*) FROM "shop_products" GROUP BY "team_id";
 
 ALTER TABLE "shop_products" ADD CONSTRAINT "fk_shop_products_category_id" FOREIGN KEY ("category_id") REFERENCES "shop_categories" ("id");
 

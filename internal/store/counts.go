@@ -1,0 +1,190 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// Row counts: kit_row_counts holds, per collection table and team, the
+// number of the team's rows, kept in the transaction of every write of
+// kit that adds or removes rows, so that an unfiltered list answers its
+// total without counting the team's rows (see List).
+//
+// SQLite: one row per (table, team). Store.Insert and Store.Delete note
+// their +1 and -n in the write queue's request, and the group commit adds
+// the sums of its successful writes with one upsert per (table, team)
+// just before it commits (applyCounts): a write that fails or rolls back
+// to its savepoint leaves nothing, and the group pays one statement
+// instead of one per write. Outside the write queue (a transaction of the
+// caller's) the upsert runs at once, in that transaction.
+//
+// PostgreSQL: delta rows. The record's INSERT or DELETE statement itself
+// inserts a row of +1 or -1 (a data-modifying WITH, see counted): no
+// round trip and no trigger of its own, and concurrent creates never wait
+// for one another on a shared counter row (an UPDATE of one row would
+// hold its lock until commit and serialize every create of the team). A
+// total is the sum of the team's delta rows; a read that sums more than
+// countCompactOver of them replaces the rows it can lock with their sum
+// (compactCounts).
+//
+// Only kit's writes are counted: rows written to a collection's table by
+// other means (SQL of another program, a TRUNCATE) are not, until schema
+// sync rebuilds the counts (a new countFormat). kit never moves a record
+// to another team, so an update leaves the counts alone.
+
+// countFormat is tableDef.Counted: the layout of the row counts. A table
+// synced before they existed (Counted 0) gets its counts built by sync.
+const countFormat = 1
+
+// countCompactOver is how many delta rows of one (table, team) a
+// PostgreSQL total sums before the read compacts them.
+const countCompactOver = 64
+
+// countDelta is a change of one (table, team) row count.
+type countDelta struct {
+	table, team string
+	n           int64
+}
+
+// createCountsSQL creates kit_row_counts (idempotent).
+func createCountsSQL(pg bool) []string {
+	if !pg {
+		return []string{`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
+	n INTEGER NOT NULL, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID`}
+	}
+	return []string{
+		`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL)`,
+		`CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id)`,
+	}
+}
+
+// counted is the record statement q (an INSERT or a DELETE of c's table)
+// made to count its rows on PostgreSQL: each row it writes adds a delta
+// row of n for its team in the same statement. The statement's rows
+// affected are the delta rows, as many as q's. On SQLite it is q.
+func (s *Store) counted(c *collections.Collection, q string, n int) string {
+	if s.dialect != dialect.PG {
+		return q
+	}
+	// The table name passed validIdent (quote): a safe literal.
+	return "WITH kit_row AS (" + q + ` RETURNING "team_id") INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '` +
+		c.Table() + `', "team_id", ` + fmt.Sprint(n) + " FROM kit_row"
+}
+
+// syncCounts makes c's row counts current in sync's transaction: the
+// counts table, then the counts rebuilt from the rows. On PostgreSQL the
+// table is locked against writers first (SHARE mode, until sync commits),
+// so that no write of an older kit falls between the count and the end of
+// the sync; on SQLite sync's transaction holds the write lock.
+func (s *Store) syncCounts(ctx context.Context, tx bun.Tx, c *collections.Collection) error {
+	stmts := createCountsSQL(s.dialect == dialect.PG)
+	if s.dialect == dialect.PG {
+		stmts = append(stmts, "LOCK TABLE "+quote(c.Table())+" IN SHARE MODE")
+	}
+	for _, q := range stmts {
+		if _, err := s.execOnce(ctx, tx, q); err != nil {
+			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+		}
+	}
+	return s.recount(ctx, tx, c)
+}
+
+// recount replaces c's row counts with a count of its rows.
+func (s *Store) recount(ctx context.Context, db bun.IDB, c *collections.Collection) error {
+	if _, err := s.execOnce(ctx, db, `DELETE FROM kit_row_counts WHERE table_name = ?`, c.Table()); err != nil {
+		return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+	}
+	q := `INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, "team_id", count(*) FROM ` + quote(c.Table()) + ` GROUP BY "team_id"`
+	if _, err := s.execOnce(ctx, db, q, c.Table()); err != nil {
+		return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+	}
+	return nil
+}
+
+// countRows notes that a write of kit added (n > 0) or removed (n < 0) n
+// rows of team teamID in c's table. On PostgreSQL the statement counted
+// them (see counted).
+func (s *Store) countRows(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, n int64) error {
+	if s.dialect == dialect.PG || n == 0 {
+		return nil
+	}
+	if r, ok := ctx.Value(writeReqKey{}).(*writeReq); ok {
+		r.counts = append(r.counts, countDelta{table: c.Table(), team: teamID, n: n})
+		return nil
+	}
+	return s.addCounts(ctx, db, []countDelta{{table: c.Table(), team: teamID, n: n}})
+}
+
+// applyCounts adds the row counts the successful writes of a SQLite group
+// noted, one upsert per (table, team).
+func (s *Store) applyCounts(ctx context.Context, tx bun.Tx, ok []*writeReq) error {
+	var sums []countDelta
+	for _, r := range ok {
+	next:
+		for _, d := range r.counts {
+			for i := range sums {
+				if sums[i].table == d.table && sums[i].team == d.team {
+					sums[i].n += d.n
+					continue next
+				}
+			}
+			sums = append(sums, d)
+		}
+	}
+	return s.addCounts(ctx, tx, sums)
+}
+
+// addCounts upserts each delta into the SQLite row counts.
+func (s *Store) addCounts(ctx context.Context, db bun.IDB, deltas []countDelta) error {
+	for _, d := range deltas {
+		if d.n == 0 {
+			continue
+		}
+		if _, err := s.exec(ctx, db, `INSERT INTO kit_row_counts (table_name, team_id, n) VALUES (?, ?, ?)
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = kit_row_counts.n + excluded.n`, d.table, d.team, d.n); err != nil {
+			return fmt.Errorf("store: count rows of %s: %w", d.table, err)
+		}
+	}
+	return nil
+}
+
+// teamRows returns the number of rows of team teamID in c's table from the
+// row counts. On PostgreSQL a read on the Store's own database (not in a
+// transaction) that sums more than countCompactOver delta rows compacts
+// them afterwards.
+func (s *Store) teamRows(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string) (int, error) {
+	var total, rows int64
+	err := s.queryRow(ctx, db, `SELECT coalesce(sum(n), 0), count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?`,
+		c.Table(), teamID).Scan(&total, &rows)
+	if err != nil {
+		return 0, fmt.Errorf("store: count %s: %w", c.Table(), err)
+	}
+	if s.dialect == dialect.PG && rows > countCompactOver && db == bun.IDB(s.db) {
+		if err := s.compactCounts(ctx, c, teamID); err != nil {
+			s.logger().WarnContext(ctx, "store: compacting row counts failed; the next read retries", "table", c.Table(), "err", err.Error())
+		}
+	}
+	return int(total), nil
+}
+
+// compactCounts replaces up to 10,000 PostgreSQL delta rows of (c, team)
+// that no other transaction holds with one row of their sum, in one
+// statement: rows a concurrent compaction locked are skipped (it sums
+// them), rows inserted after the statement began and rows past the first
+// 10,000 stay for the next read (so that no read pays for a long run of
+// writes at once).
+func (s *Store) compactCounts(ctx context.Context, c *collections.Collection, teamID string) error {
+	_, err := s.execOnce(ctx, s.db, `WITH d AS (DELETE FROM kit_row_counts WHERE ctid = ANY(ARRAY(
+	SELECT ctid FROM kit_row_counts WHERE table_name = ? AND team_id = ? LIMIT 10000 FOR UPDATE SKIP LOCKED)) RETURNING n)
+INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, ?, sum(n) FROM d HAVING count(*) > 0`,
+		c.Table(), teamID, c.Table(), teamID)
+	return err
+}
+
+// hasCounts reports whether a stored definition has current row counts.
+func hasCounts(td *tableDef) bool { return td != nil && td.Counted == countFormat }

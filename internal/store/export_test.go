@@ -1,0 +1,26 @@
+package store
+
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// SetRareCandidates makes a search with more than n index candidates
+// weigh the team's size (rareCandidates), so that small tables reach
+// every plan.
+func (s *Store) SetRareCandidates(n int) { s.planRare = n }
+
+// SearchPlan is the plan List chooses for a search, as tests see it.
+type SearchPlan struct{ Index, TableOrder, Heavy bool }
+
+// PlanSearch returns the plan List would choose for a search for term.
+func (s *Store) PlanSearch(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (SearchPlan, error) {
+	p, err := s.planSearch(ctx, db, c, teamID, term)
+	return SearchPlan{Index: p.index, TableOrder: p.tableOrder, Heavy: p.heavy}, err
+}
+
+// AcquireScan takes a scan slot (SearchScans) and returns its release.
+func (s *Store) AcquireScan(ctx context.Context) (func(), error) { return s.acquireScan(ctx) }

@@ -1,0 +1,222 @@
+package store
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// hitRateTerms are marker words and the share of team t1's rows, in
+// thousandths, that carry them (as bench's data does).
+var hitRateTerms = []struct {
+	term     string
+	perMille int
+}{{"jackdaw", 1}, {"quartz", 20}, {"wyvern", 100}, {"jigsaw", 500}, {"yonder", 950}}
+
+// seedHitRates fills a SQLite file with n rows of team t1 and n/10 of t2:
+// titles and descriptions of pseudo-words (letters no marker uses) plus
+// the markers at their rates, then flushes the search index.
+func seedHitRates(b testing.TB, n int) (*Store, *collections.Collection) {
+	b.Helper()
+	s, c := productsStore(b, filepath.Join(b.TempDir(), "search.db"))
+	db := s.db
+	ctx := b.Context()
+	r := rand.New(rand.NewPCG(3, 4))
+	word := func() string {
+		const cons, vows = "bdfghklmnprstv", "aeiou"
+		var w []byte
+		for range 2 + r.IntN(2) {
+			w = append(w, cons[r.IntN(len(cons))], vows[r.IntN(len(vows))])
+		}
+		return string(w)
+	}
+	words := func(k int) []string {
+		out := make([]string, k)
+		for i := range out {
+			out[i] = word()
+		}
+		return out
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range n + n/10 {
+		team := "t1"
+		if i%11 == 10 {
+			team = "t2"
+		}
+		title, desc := words(3+r.IntN(3)), words(14+r.IntN(12))
+		for _, m := range hitRateTerms {
+			if r.IntN(1000) < m.perMille {
+				if r.IntN(2) == 0 {
+					title = append(title, m.term)
+				} else {
+					desc = append(desc, m.term)
+				}
+			}
+		}
+		at := start.Add(time.Duration(i) * time.Second)
+		rec := Record{"id": fmt.Sprintf("id-%07d", i), "teamId": team, "owner": "u", "title": strings.Join(title, " "),
+			"description": strings.Join(desc, " "), "stock": float64(r.IntN(1000)),
+			"createdAt": at, "updatedAt": at, "createdBy": "u", "updatedBy": "u"}
+		if err := s.Insert(ctx, tx, c, rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := s.FlushSearch(ctx, tx, c); err != nil {
+		b.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	// Into the database file, as kit's background checkpoints would.
+	if _, err := db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		b.Fatal(err)
+	}
+	return s, c
+}
+
+// BenchmarkSearchByHitRate compares kit's search (List) with the plain
+// scan a hand-written server makes (a count and a page of 20 newest first,
+// both with LIKE on every searched column) term by term, on the same
+// table of KIT_BENCH_ROWS rows in team t1 (default 20,000; t2 holds a
+// tenth as many). Each iteration runs both, alternating which goes first,
+// so background load falls on both alike; it reports each one's time per
+// search and scan/kit, how many times faster kit is.
+func BenchmarkSearchByHitRate(b *testing.B) {
+	n := 20000
+	if v, err := strconv.Atoi(os.Getenv("KIT_BENCH_ROWS")); err == nil && v > 0 {
+		n = v
+	}
+	s, c := seedHitRates(b, n)
+	ctx := b.Context()
+	sort := []collections.SortKey{{Attr: mustAttr(b, c, "createdAt"), Desc: true}, {Attr: mustAttr(b, c, "id"), Desc: true}}
+	table := quote(c.Table())
+	for _, m := range hitRateTerms {
+		q := collections.ListQuery{Page: 1, PageSize: 20, Search: m.term, Sort: sort}
+		var ors []string
+		args := []any{"t1"}
+		for _, col := range searchColumns(c) {
+			ors = append(ors, quote(col)+` LIKE ? ESCAPE '\'`)
+			args = append(args, "%"+m.term+"%")
+		}
+		where := ` WHERE "team_id" = ? AND (` + strings.Join(ors, " OR ") + ")"
+		kit := func() {
+			if _, err := s.List(ctx, s.db, c, "t1", q); err != nil {
+				b.Fatal(err)
+			}
+		}
+		scan := func() {
+			var total int
+			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+table+where, args...).Scan(&total); err != nil {
+				b.Fatal(err)
+			}
+			rows, err := s.db.QueryContext(ctx, "SELECT "+selectList(c)+" FROM "+table+where+` ORDER BY "created_at" DESC, "id" DESC LIMIT 20`, args...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for rows.Next() {
+			}
+			if err := rows.Close(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(m.term, func(b *testing.B) {
+			var kitTime, scanTime time.Duration
+			i := 0
+			for b.Loop() {
+				timed := func(f func(), sum *time.Duration) {
+					t0 := time.Now()
+					f()
+					*sum += time.Since(t0)
+				}
+				if i%2 == 0 {
+					timed(kit, &kitTime)
+					timed(scan, &scanTime)
+				} else {
+					timed(scan, &scanTime)
+					timed(kit, &kitTime)
+				}
+				i++
+			}
+			b.ReportMetric(float64(kitTime.Microseconds())/float64(i)/1000, "kit-ms")
+			b.ReportMetric(float64(scanTime.Microseconds())/float64(i)/1000, "scan-ms")
+			b.ReportMetric(float64(scanTime)/float64(kitTime), "scan/kit")
+		})
+	}
+}
+
+// BenchmarkListUnderCommonSearches measures an unrelated list (page 1 of
+// team t1, newest first, with its total) alone and while eight goroutines
+// search for a term most rows hold ("yonder", 95%), with the default scan
+// slots and with as many slots as searches (no bound). It reports the
+// list's mean latency in each case and loaded/quiet.
+func BenchmarkListUnderCommonSearches(b *testing.B) {
+	n := 20000
+	if v, err := strconv.Atoi(os.Getenv("KIT_BENCH_ROWS")); err == nil && v > 0 {
+		n = v
+	}
+	s, c := seedHitRates(b, n)
+	ctx := b.Context()
+	sort := []collections.SortKey{{Attr: mustAttr(b, c, "createdAt"), Desc: true}, {Attr: mustAttr(b, c, "id"), Desc: true}}
+	list := collections.ListQuery{Page: 1, PageSize: 20, Sort: sort}
+	search := collections.ListQuery{Page: 1, PageSize: 20, Search: "yonder", Sort: sort}
+	timeLists := func(k int) time.Duration {
+		t0 := time.Now()
+		for range k {
+			if _, err := s.List(ctx, s.db, c, "t1", list); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return time.Since(t0) / time.Duration(k)
+	}
+	for _, slots := range []int{0, 8} {
+		name := "default-slots"
+		if slots > 0 {
+			name = "unbounded"
+		}
+		b.Run(name, func(b *testing.B) {
+			s.SearchScans, s.scanOnce, s.scanSlots = slots, sync.Once{}, nil
+			var quiet, loaded time.Duration
+			for b.Loop() {
+				quiet += timeLists(20)
+				stop := make(chan struct{})
+				var wg sync.WaitGroup
+				for range 8 {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for {
+							select {
+							case <-stop:
+								return
+							default:
+							}
+							if _, err := s.List(ctx, s.db, c, "t1", search); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				time.Sleep(50 * time.Millisecond) // the searches under way
+				loaded += timeLists(20)
+				close(stop)
+				wg.Wait()
+			}
+			b.ReportMetric(float64(quiet.Microseconds())/float64(b.N)/1000, "quiet-ms")
+			b.ReportMetric(float64(loaded.Microseconds())/float64(b.N)/1000, "loaded-ms")
+			b.ReportMetric(float64(loaded)/float64(quiet), "loaded/quiet")
+		})
+	}
+}

@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// Search plans (SQLite).
+//
+// A search for a term of at least minIndexedSearch characters can start
+// from the trigram index or scan the team's rows; both give the same rows
+// (the index only narrows the candidates, see ftsCondition). The index
+// wins while the term is rare: its cost grows with its candidates (the
+// rows of any team that hold the term's trigrams), each a lookup by rowid
+// and a LIKE test, and a candidate costs about what four rows of a scan
+// cost (candidateCost; bench's doc, "Measurements behind the code"). So
+// planSearch samples the table (teamShare: the team's share, and how many
+// sampled rows of the team hold the term) and, unless half of those hold
+// it, counts the candidates in the index, never more of them than it needs
+// to decide: a search uses the index when they are at most rareCandidates,
+// or fewer than a quarter of the rows a scan would read; otherwise it
+// scans. A common term thus costs one pass over the team's rows, as a scan
+// does, and never the index's lookups on top; a rare one costs its
+// candidates. A wrong estimate costs time, never results.
+//
+// A scan reads the table in rowid order, not through the team's index,
+// when the team holds more than half of the table's rows: a sequential
+// pass is cheaper than a lookup per row of the team.
+//
+// A search that may read more than rareCandidates rows (a scan, or an
+// index plan with many candidates) holds one of Store.SearchScans slots
+// while it runs; the others wait their turn (or their context's end), so
+// a burst of expensive searches takes a bounded share of the machine and
+// the other requests keep theirs.
+
+// rareCandidates is the most index candidates a search takes without
+// looking at the team's size, and the most rows a search reads without a
+// scan slot.
+const rareCandidates = 5000
+
+// candidateCost is how many rows of a scan in table order cost what one
+// index candidate costs.
+const candidateCost = 4
+
+// searchPlan is how List runs a search.
+type searchPlan struct {
+	// index: start from the index's candidates (ftsCondition).
+	index bool
+	// tableOrder: count by reading the table in rowid order ("+team_id"),
+	// not through the team's index.
+	tableOrder bool
+	// heavy: the search may read more than rareCandidates rows, so it
+	// runs in a scan slot.
+	heavy bool
+	// team estimates the team's rows (teamShare).
+	team int
+}
+
+// sortMatches reports whether the page of an indexed search whose count
+// found total matches should sort the index's candidates rather than walk
+// the team's rows in the page's order and stop at the page. Sorting costs
+// each candidate again; walking in created order through the team's index
+// reads about (offset+size) * team/total rows, and wins once the matches
+// are dense. In another order the walk is a sort of the team's matches,
+// so the candidates are sorted while they are few enough (maxSortedMatches).
+func (p searchPlan) sortMatches(q collections.ListQuery, total int) bool {
+	if !createdOrder(q.Sort) || p.team == 0 {
+		return total <= maxSortedMatches
+	}
+	walk := (q.Offset() + q.PageSize) * p.team / total
+	return total*candidateCost < walk+walk/4
+}
+
+// createdOrder reports whether keys are the created order that the
+// team's (team_id, created_at, id) index serves.
+func createdOrder(keys []collections.SortKey) bool {
+	return len(keys) == 2 && keys[0].Attr.Column == "created_at" && keys[1].Attr.Column == "id" && keys[0].Desc == keys[1].Desc
+}
+
+// planSearch chooses how to run a search for term in team teamID's rows
+// of c. On PostgreSQL the server's planner chooses (it keeps statistics
+// on the trigram indexes); the plan is then the zero one.
+func (s *Store) planSearch(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (searchPlan, error) {
+	if s.dialect == dialect.PG {
+		return searchPlan{}, nil
+	}
+	team, rows, sampled, hits, err := s.teamShare(ctx, db, c, teamID, term)
+	if err != nil {
+		return searchPlan{}, err
+	}
+	// A scan in table order reads every row of the table; through the
+	// team's index it reads the team's rows, each a quarter dearer.
+	tableOrder := 2*team > rows
+	scanCost := team + team/4
+	if tableOrder {
+		scanCost = rows
+	}
+	// Half the team's sampled rows or more hold the term: scan without
+	// asking the index.
+	common := sampled >= teamSample/4 && 2*hits >= sampled
+	if !common && s.usesFTS(c, term) {
+		rare := s.rareCandidates()
+		limit := max(rare, scanCost/candidateCost)
+		n, err := s.countCandidates(ctx, db, c, term, limit)
+		if err != nil {
+			return searchPlan{}, err
+		}
+		if n <= rare || n*candidateCost <= scanCost {
+			return searchPlan{index: true, heavy: n > rare, team: team}, nil
+		}
+	}
+	return searchPlan{tableOrder: tableOrder, heavy: true, team: team}, nil
+}
+
+func (s *Store) rareCandidates() int {
+	if s.planRare > 0 {
+		return s.planRare
+	}
+	return rareCandidates
+}
+
+// countCandidates counts the candidates of a search for term in c: the
+// rows its search index matches, up to limit+1, and the rows that wait for
+// the index (SearchBacklog's upper bound).
+func (s *Store) countCandidates(ctx context.Context, db bun.IDB, c *collections.Collection, term string, limit int) (int, error) {
+	fts := quote(ftsTable(c.Table()))
+	q := `SELECT (SELECT count(*) FROM (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? LIMIT ?)) + (SELECT count(*) FROM ` +
+		quote(ftsPending(c.Table())) + `) + max(0, (SELECT coalesce(max("rowid"), 0) FROM ` + quote(c.Table()) + `) - (SELECT hwm FROM ` +
+		quote(ftsMark(c.Table())) + "))"
+	var n int
+	if err := s.queryRow(ctx, db, q, ftsQuery(term), limit+1).Scan(&n); err != nil {
+		return 0, fmt.Errorf("store: count search candidates in %s: %w", c.Table(), err)
+	}
+	return n, nil
+}
+
+// teamSample is how many rowids teamShare looks at.
+const teamSample = 64
+
+// teamShare estimates the number of team teamID's rows of c, and returns
+// an upper bound of the table's rows (its largest rowid), how many rows of
+// the team it sampled and how many of those a search for term finds. The
+// estimate looks up teamSample rowids spread evenly over the table (a
+// rowid left free by a delete counts as another team's), which costs a few
+// dozen lookups instead of a pass over the team's index.
+func (s *Store) teamShare(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (team, rows, sampled, hits int, err error) {
+	table := quote(c.Table())
+	if err := s.queryRow(ctx, db, `SELECT coalesce(max("rowid"), 0) FROM `+table).Scan(&rows); err != nil {
+		return 0, 0, 0, 0, fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+	}
+	if rows == 0 {
+		return 0, 0, 0, 0, nil
+	}
+	k := min(rows, teamSample)
+	match, matchArgs := s.searchMatch(c, term)
+	// The midpoints of k equal slices of 1..rows.
+	q := `WITH RECURSIVE s(i) AS (VALUES(0) UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT count(*), coalesce(sum(` + match + `), 0) FROM ` +
+		table + ` WHERE "rowid" IN (SELECT 1 + (2 * i + 1) * ? / (2 * ?) FROM s) AND +"team_id" = ?`
+	args := append(append([]any{k}, matchArgs...), rows, k, teamID)
+	if err := s.queryRow(ctx, db, q, args...).Scan(&sampled, &hits); err != nil {
+		return 0, 0, 0, 0, fmt.Errorf("store: sample rows of %s: %w", c.Table(), err)
+	}
+	return sampled * rows / k, rows, sampled, hits, nil
+}
+
+// acquireScan waits for a scan slot (see SearchScans) and returns its
+// release, or ctx's error when ctx ends first.
+func (s *Store) acquireScan(ctx context.Context) (func(), error) {
+	s.scanOnce.Do(func() {
+		n := s.SearchScans
+		if n <= 0 {
+			n = max(1, runtime.GOMAXPROCS(0)/2)
+		}
+		s.scanSlots = make(chan struct{}, n)
+	})
+	select {
+	case s.scanSlots <- struct{}{}:
+		return func() { <-s.scanSlots }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

@@ -1,0 +1,241 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"testing"
+
+	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
+	"github.com/collectionkit/kit/internal/testdb"
+)
+
+// seedPlanRows writes n products of team t1 (and n/4 of t2) whose titles
+// carry "Jackdaw" in every 50th row, "jigsaw" in every other row and
+// "YONDER" in nine rows of ten, and whose notes carry "yonder" in every
+// 7th row, then flushes the search index of t1's writes half-way, so that
+// some rows wait in its log or above its mark.
+func seedPlanRows(t *testing.T, f *fixture, n int) {
+	t.Helper()
+	for i := range n + n/4 {
+		team := "t1"
+		if i%5 == 4 {
+			team = "t2"
+		}
+		title := fmt.Sprintf("item %d", i)
+		if i%50 == 3 {
+			title += " Jackdaw"
+		}
+		if i%2 == 0 {
+			title += " jigsaw"
+		}
+		if i%10 != 0 {
+			title += " YONDER"
+		}
+		fields := map[string]any{"title": title, "sku": fmt.Sprintf("SKU-%05d", i)}
+		if i%7 == 0 {
+			fields["notes"] = "over yonder"
+		}
+		f.insert(t, f.products, team, fields)
+		if i == n/2 {
+			if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// scanPage is a plain scan of t1's products for term (a case-insensitive
+// substring of title, notes or sku, ASCII folding): the total and the ids
+// of the page, newest first (or oldest first with asc).
+func scanPage(t *testing.T, f *fixture, e testdb.Engine, term string, page, size int, asc bool) (int, []string) {
+	t.Helper()
+	like, dir := "LIKE", "DESC"
+	if e == testdb.EnginePostgres {
+		like = "ILIKE"
+	}
+	if asc {
+		dir = "ASC"
+	}
+	pat := "%" + term + "%"
+	where := ` FROM shop_products WHERE team_id = ? AND (title ` + like + ` ? OR notes ` + like + ` ? OR sku ` + like + ` ?)`
+	var total int
+	if err := f.db.QueryRowContext(t.Context(), "SELECT count(*)"+where, "t1", pat, pat, pat).Scan(&total); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := f.db.QueryContext(t.Context(), "SELECT id"+where+" ORDER BY created_at "+dir+", id "+dir+" LIMIT ? OFFSET ?",
+		"t1", pat, pat, pat, size, (page-1)*size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return total, ids
+}
+
+// TestSearchPlansReturnWhatAPlainScanReturns checks rare, common and very
+// short terms, on pages near and far, in both created orders, against a
+// plain scan, with the plan thresholds lowered so that 300 rows reach the
+// index plan, the index plan that walks the team's rows for its page, and
+// both scans.
+func TestSearchPlansReturnWhatAPlainScanReturns(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		f.s.SetRareCandidates(5)
+		seedPlanRows(t, f, 300)
+		terms := []string{"jackdaw", "JACKDAW", "jigsaw", "yonder", "Yon", "ond", "yo", "j", "sku-0", "nothing here"}
+		for _, term := range terms {
+			for _, p := range []struct {
+				page, size int
+				asc        bool
+			}{{1, 20, false}, {2, 20, false}, {7, 10, false}, {1, 20, true}, {40, 5, false}} {
+				name := fmt.Sprintf("a search for %q, page %d of %d, ascending %v, is the scan's", term, p.page, p.size, p.asc)
+				t.Run(name, func(t *testing.T) {
+					params := url.Values{"search": {term}, "page": {fmt.Sprint(p.page)}, "pageSize": {fmt.Sprint(p.size)}}
+					if p.asc {
+						params.Set("sort", "createdAt")
+					}
+					got := f.list(t, "t1", params)
+					wantTotal, wantIDs := scanPage(t, f, e, term, p.page, p.size, p.asc)
+					if gotIDs := ids(got.Records); got.Total != wantTotal || !slices.Equal(gotIDs, wantIDs) {
+						t.Errorf("got %d %v, want %d %v", got.Total, gotIDs, wantTotal, wantIDs)
+					}
+				})
+			}
+		}
+	})
+}
+
+func ids(recs []store.Record) []string {
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r["id"].(string)
+	}
+	return out
+}
+
+// TestSearchPlanFollowsTheCandidatesAndTheTeamsShare checks the plan
+// chosen by the index's candidate count and the team's sampled share
+// (SQLite; PostgreSQL's planner keeps statistics of its own).
+func TestSearchPlanFollowsTheCandidatesAndTheTeamsShare(t *testing.T) {
+	f := newFixture(t, testdb.EngineSQLite)
+	f.s.SetRareCandidates(10)
+	seedPlanRows(t, f, 300) // 375 rows, t1 holds 4/5
+	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		team, term string
+		want       store.SearchPlan
+	}{
+		{"t1", "jackdaw", store.SearchPlan{Index: true}},                  // 8 candidates: rare
+		{"t1", "m 35", store.SearchPlan{Index: true, Heavy: true}},        // 11: over 10, under a quarter of the table
+		{"t1", "jigsaw", store.SearchPlan{TableOrder: true, Heavy: true}}, // half the rows: scan the table
+		{"t1", "yonder", store.SearchPlan{TableOrder: true, Heavy: true}}, // nine rows in ten
+		{"t1", "yo", store.SearchPlan{TableOrder: true, Heavy: true}},     // too short for the index
+		{"t2", "m 35", store.SearchPlan{Index: true, Heavy: true}},        // 11, under a quarter of t2's scan (75 rows)
+		{"t2", "yonder", store.SearchPlan{Heavy: true}},                   // t2 holds a fifth: scan through its index
+		{"nobody", "yonder", store.SearchPlan{Heavy: true}},               // no rows at all
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("a search of %s for %q plans %+v", tt.team, tt.term, tt.want), func(t *testing.T) {
+			got, err := f.s.PlanSearch(t.Context(), f.db, f.products, tt.team, tt.term)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAHeavySearchWaitsForAScanSlot holds the only slot and checks that a
+// common-term search waits for it until its context ends, and that a rare
+// one does not wait.
+func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
+	f := newFixture(t, testdb.EngineSQLite)
+	f.s.SetRareCandidates(5)
+	f.s.SearchScans = 1
+	seedPlanRows(t, f, 100)
+	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
+		t.Fatal(err)
+	}
+	release, err := f.s.AcquireScan(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := func(term string) collections.ListQuery {
+		q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error)
+	go func() {
+		_, err := f.s.List(ctx, f.db, f.products, "t1", query("yonder"))
+		done <- err
+	}()
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("jackdaw")); err != nil {
+		t.Errorf("rare search while the slot is held: got %v, want nil", err)
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("common search while the slot is held: got %v, want context.Canceled", err)
+	}
+	release()
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("yonder")); err != nil {
+		t.Errorf("common search once the slot is free: got %v, want nil", err)
+	}
+}
+
+// TestASearchAmongIDsFindsTheNamedMatches checks that a search narrowed
+// to ids (which skips the plan) finds exactly the named rows that match,
+// on both engines, for rare, common and short terms.
+func TestASearchAmongIDsFindsTheNamedMatches(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		f.s.SetRareCandidates(5)
+		seedPlanRows(t, f, 100)
+		all := f.list(t, "t1", url.Values{"pageSize": {"100"}})
+		named := ids(all.Records)[:12]
+		for _, term := range []string{"jackdaw", "yonder", "yo", "nothing here"} {
+			t.Run(fmt.Sprintf("a search for %q among 12 ids finds the named rows that match", term), func(t *testing.T) {
+				q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				q.IDs = named
+				got, err := f.s.List(t.Context(), f.db, f.products, "t1", q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, scanned := scanPage(t, f, e, term, 1, 100, false)
+				var want []string
+				for _, id := range scanned {
+					if slices.Contains(named, id) {
+						want = append(want, id)
+					}
+				}
+				if gotIDs := ids(got.Records); got.Total != len(want) || !slices.Equal(gotIDs, append([]string{}, want...)) {
+					t.Errorf("got %d %v, want %d %v", got.Total, gotIDs, len(want), want)
+				}
+			})
+		}
+	})
+}
