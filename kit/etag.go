@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/apierror"
+	"github.com/collectionkit/kit/internal/wire"
 )
 
 // ETag returns the strong entity tag of rec, quotes included, as the HTTP
@@ -34,6 +36,11 @@ func ETag(rec Record) string {
 		// for anything else the tag is a digest of the failure.
 		raw = []byte(fmt.Sprintf("unencodable %T: %v", rec, err))
 	}
+	return etagOf(raw)
+}
+
+// etagOf is the entity tag of a record's canonical JSON raw.
+func etagOf(raw []byte) string {
 	sum := sha256.Sum256(raw)
 	return `"` + base64.RawURLEncoding.EncodeToString(sum[:16]) + `"`
 }
@@ -177,10 +184,24 @@ func scanEntityTag(s string) (tag, rest string, ok bool) {
 	return "", "", false
 }
 
-// writeRecord answers rec with status and its ETag.
+// writeRecord answers rec with status and its ETag, encoding rec once
+// for both when it can: the body is the canonical JSON of ETag without
+// HTML escaping, and the two are the same bytes (less the body's final
+// newline) when the body holds none of the characters json.Marshal
+// escapes for HTML (<, > and &; U+2028 and U+2029 are escaped in both).
 func writeRecord(w http.ResponseWriter, status int, rec Record) {
-	w.Header().Set("ETag", ETag(rec))
-	WriteJSON(w, status, rec)
+	body, err := wire.Encode(rec)
+	if err != nil {
+		w.Header().Set("ETag", ETag(rec))
+		WriteJSON(w, status, rec)
+		return
+	}
+	if canonical := body[:len(body)-1]; bytes.ContainsAny(canonical, "<>&") {
+		w.Header().Set("ETag", ETag(rec))
+	} else {
+		w.Header().Set("ETag", etagOf(canonical))
+	}
+	wire.Encoded(w, status, body)
 }
 
 // writeWriteError answers err; a *PreconditionError also sets the ETag

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
@@ -35,7 +36,7 @@ type Actor struct {
 
 func (a Actor) check() error {
 	if a.UserID == "" || a.TeamID == "" {
-		return &Error{Status: 403, Message: "forbidden", Err: errors.New("kit: actor needs UserID and TeamID")}
+		return &Error{Status: 403, Message: "the actor needs a UserID and a TeamID", Err: ErrForbidden}
 	}
 	return nil
 }
@@ -240,8 +241,58 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 	}
 	var result Record
 	var m *Mutation
+	// On PostgreSQL, when nothing has to be checked against the record
+	// before it is written (no If-Match, no reference or unique lookup),
+	// the update writes and returns the record it replaced in one
+	// statement, instead of a read and then a write; what the read would
+	// have decided is decided on the returned record, and undone (the
+	// transaction rolls back) when the update changes nothing.
+	oneStatement := r.k.store.Dialect() == dialect.PG && opts.IfMatch == nil && len(changes) > 0 && !r.k.needsWriteCheck(c, changes)
+	// setOf is what an update of changes writes: the changes and, with
+	// metadata, who and when.
+	setOf := func(changes Record) map[string]any {
+		set := copyRecord(changes)
+		if c.UseMetadata() {
+			set["updatedAt"] = started.UTC().Truncate(time.Microsecond)
+			set["updatedBy"] = a.UserID
+		}
+		return set
+	}
+	// written keeps the record as set left it and runs the transaction's
+	// listeners.
+	written := func(ctx context.Context, tx bun.Tx, before, changes Record, set map[string]any) error {
+		result = copyRecord(before)
+		for k, v := range set {
+			result[k] = v
+		}
+		m = r.k.newMutation(ctx, OpUpdate, c.Key(), a, started)
+		m.ItemID, m.Updates, m.BeforeData, m.Result = id, copyRecord(changes), before, copyRecord(result)
+		return r.k.runTxHooks(ctx, tx, m)
+	}
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
-		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
+		var before Record
+		var err error
+		if oneStatement {
+			set := setOf(changes)
+			owner := a.UserID // a member writes only their own records
+			if a.Role.AtLeast(teamauth.RoleAdmin) {
+				owner = ""
+			}
+			before, err = r.k.store.UpdateReturningBefore(ctx, tx, c, a.TeamID, id, owner, set)
+			switch {
+			case err == nil:
+				if changes = dropUnchanged(before, changes); len(changes) == 0 {
+					result = before
+					return errUnchanged // undo the write of updatedAt alone
+				}
+				return written(ctx, tx, before, changes, set)
+			case !errors.Is(err, store.ErrNotFound):
+				return err
+			}
+			// No record, or not one the actor may change: the read below
+			// tells which.
+		}
+		before, err = opts.read(ctx, r.k, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
@@ -259,22 +310,15 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 		if err := r.k.checkWrite(ctx, tx, c, a.TeamID, id, changes); err != nil {
 			return err
 		}
-		set := copyRecord(changes)
-		if c.UseMetadata() {
-			set["updatedAt"] = started.UTC().Truncate(time.Microsecond)
-			set["updatedBy"] = a.UserID
-		}
+		set := setOf(changes)
 		if err := r.k.store.Update(ctx, tx, c, a.TeamID, id, set); err != nil {
 			return err
 		}
-		result = copyRecord(before)
-		for k, v := range set {
-			result[k] = v
-		}
-		m = r.k.newMutation(ctx, OpUpdate, c.Key(), a, started)
-		m.ItemID, m.Updates, m.BeforeData, m.Result = id, copyRecord(changes), before, copyRecord(result)
-		return r.k.runTxHooks(ctx, tx, m)
+		return written(ctx, tx, before, changes, set)
 	})
+	if errors.Is(err, errUnchanged) {
+		return result, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -282,6 +326,25 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 		r.k.runHooks(ctx, m)
 	}
 	return result, nil
+}
+
+// errUnchanged rolls back an update that wrote values equal to the stored
+// ones (see UpdateWith); it never leaves the package.
+var errUnchanged = errors.New("kit: the update changes nothing")
+
+// needsWriteCheck reports whether checkWrite would look anything up for
+// vals: a reference to check, or a unique field that is not c's only one.
+func (k *Kit) needsWriteCheck(c *collections.Collection, vals map[string]any) bool {
+	for name, v := range vals {
+		a, _ := c.Attribute(name)
+		if v == nil || a.Field == nil {
+			continue
+		}
+		if a.Field.RefTarget != "" || a.Field.Meta.Unique && store.SoleUniqueField(c) != name {
+			return true
+		}
+	}
+	return false
 }
 
 // Delete removes record id. The same rules as Update apply; a record that

@@ -198,6 +198,33 @@ func TestRecordsCreateReturnsTheWholeRecord(t *testing.T) {
 	})
 }
 
+func TestAnActorWithoutUserOrTeamIsForbiddenAndWritesNothing(t *testing.T) {
+	t.Parallel()
+	k := newKit(t, specimensDef())
+	cases := []struct {
+		name  string
+		actor kit.Actor
+	}{
+		{"an actor without a user", kit.Actor{TeamID: aliceA.TeamID, Role: aliceA.Role}},
+		{"an actor without a team", kit.Actor{UserID: aliceA.UserID, Role: aliceA.Role}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := k.Records(specimensKey).Create(t.Context(), c.actor, map[string]any{"label": "x"})
+			if !errors.Is(err, kit.ErrForbidden) || kit.StatusOf(err) != 403 {
+				t.Errorf("got %v (status %d), want ErrForbidden (403)", err, kit.StatusOf(err))
+			}
+			page, err := k.Records(specimensKey).List(t.Context(), aliceA, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if page.Pagination.TotalItems != 0 {
+				t.Errorf("got %d records, want none written", page.Pagination.TotalItems)
+			}
+		})
+	}
+}
+
 // TestRecordsDefaultsAndRequired checks meta.default on create and
 // meta.required on create and update.
 func TestRecordsDefaultsAndRequired(t *testing.T) {

@@ -1,11 +1,13 @@
 package wire
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 )
 
 // StatusCoder is implemented by errors that carry their HTTP status.
@@ -82,10 +84,35 @@ func Error(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err erro
 
 // JSON writes v as JSON with status.
 func JSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	setJSONHeaders(w)
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
+}
+
+// Encode returns v encoded exactly as JSON writes it: no HTML escaping,
+// a newline at the end.
+func Encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Encoded writes body, a value Encode returned, with status and the
+// headers JSON sets.
+func Encoded(w http.ResponseWriter, status int, body []byte) {
+	setJSONHeaders(w)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+func setJSONHeaders(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 }
