@@ -353,7 +353,7 @@ func (p *tab) waitText(css, text string) {
 // rowTitles returns the title cells of the table, top to bottom.
 func (p *tab) rowTitles() []string {
 	p.t.Helper()
-	return eval[[]string](p, `[...document.querySelectorAll('[data-test=row] [data-col=title]')].map(td => td.innerText.trim())`)
+	return eval[[]string](p, `[...document.querySelectorAll('[data-kit-row] [data-kit-cell=title]')].map(td => td.innerText.trim())`)
 }
 
 // waitRows waits until the table shows exactly want (titles, in order).
@@ -361,7 +361,7 @@ func (p *tab) waitRows(want ...string) {
 	p.t.Helper()
 	b, _ := json.Marshal(want)
 	p.waitFor(fmt.Sprintf("the rows %v", want), fmt.Sprintf(
-		`JSON.stringify([...document.querySelectorAll('[data-test=row] [data-col=title]')].map(td => td.innerText.trim())) === %s`, jsString(string(b))))
+		`JSON.stringify([...document.querySelectorAll('[data-kit-row] [data-kit-cell=title]')].map(td => td.innerText.trim())) === %s`, jsString(string(b))))
 }
 
 // signIn opens the app at path (below /admin) and signs in as Alice.

@@ -49,7 +49,7 @@ func TestBrowserSignInAndList(t *testing.T) {
 		p.step(t)
 		p.do(chromedp.Click(chromedp.CSS("[data-test=nav-suppliers]")))
 		p.waitRows("Anvils Inc", "Rockets Ltd")
-		if got := eval[[]bool](p, `['[data-test=readonly]', '[data-test=create]', '[data-test=select-row]', '[data-test=edit]', '[data-test=delete-selected]'].map(s => !!document.querySelector(s))`); !slices.Equal(got, []bool{true, false, false, false, false}) {
+		if got := eval[[]bool](p, `['[data-test=readonly]', '[data-kit-create]', '[data-kit-row] input[type=checkbox]', '[data-kit-edit]', '[data-kit-delete]'].map(s => !!document.querySelector(s))`); !slices.Equal(got, []bool{true, false, false, false, false}) {
 			t.Errorf("got [read-only badge, create, select, edit, delete] present = %v, want only the badge", got)
 		}
 		p.checkAccessibility("an external collection")

@@ -1,4 +1,4 @@
-import type { CollectionConfig, KitRecord } from '@collectionkit/client'
+import type { CollectionConfig } from '@collectionkit/client'
 import { humanize } from './nav'
 
 /** FieldMeta is what the admin knows of a field: the registry's field metadata plus the JSON Schema's. */
@@ -53,80 +53,6 @@ export function fieldMetas(c: CollectionConfig | undefined, schema: JSONSchema |
       if (typeof scale === 'number') m.scale = scale
       return m
     })
-}
-
-/** Draft values: what the inputs hold (strings for most types). */
-export type Draft = Record<string, unknown>
-
-/** toDraft turns a record's value into what its input edits. */
-export function toDraft(fields: FieldMeta[], rec: KitRecord | null): Draft {
-  const d: Draft = {}
-  for (const f of fields) {
-    const v = rec?.[f.name]
-    switch (f.type) {
-      case 'boolean':
-        d[f.name] = v === true
-        break
-      case 'date':
-        d[f.name] = typeof v === 'string' ? v.slice(0, 10) : ''
-        break
-      case 'json':
-      case 'repeater':
-        d[f.name] = v === undefined || v === null ? '' : JSON.stringify(v, null, 2)
-        break
-      case 'array':
-        d[f.name] = Array.isArray(v) ? v.join(', ') : ''
-        break
-      default:
-        d[f.name] = v === undefined || v === null ? '' : String(v)
-    }
-  }
-  return d
-}
-
-/**
- * fromDraft turns the inputs back into a record body. Empty inputs are
- * null (left out on create). Bad JSON is reported per field in errors.
- */
-export function fromDraft(fields: FieldMeta[], draft: Draft, errors: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  for (const f of fields) {
-    const raw = draft[f.name]
-    if (f.type === 'boolean') {
-      out[f.name] = raw === true
-      continue
-    }
-    const s = typeof raw === 'string' ? raw.trim() : raw
-    if (s === '' || s === undefined || s === null) {
-      out[f.name] = null
-      continue
-    }
-    switch (f.type) {
-      case 'number': {
-        const n = Number(s)
-        if (Number.isNaN(n)) errors[f.name] = 'must be a number'
-        else out[f.name] = n
-        break
-      }
-      case 'json':
-      case 'repeater':
-        try {
-          out[f.name] = JSON.parse(String(s))
-        } catch {
-          errors[f.name] = 'must be valid JSON'
-        }
-        break
-      case 'array':
-        out[f.name] = String(s)
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean)
-        break
-      default:
-        out[f.name] = s
-    }
-  }
-  return out
 }
 
 /** cellText renders a value in a table cell. */

@@ -4,20 +4,17 @@ import { createApp } from 'vue'
 import App from './App.vue'
 import { createAdminRouter } from './router'
 import { createSession, sessionKey } from './session'
-import { trackETags } from './etags'
 import './style.css'
 
 // admin.Handler writes the API prefix of the Kit it serves into this meta
 // tag (and the mount point into <base href>), so one build works anywhere.
 const prefix = document.querySelector<HTMLMetaElement>('meta[name="kit-api-prefix"]')?.content || '/api'
-const etags = trackETags(globalThis.fetch.bind(globalThis))
-const client = new KitClient({ prefix, fetch: etags.fetch, credentials: 'same-origin' })
+const client = new KitClient({ prefix, credentials: 'same-origin' })
 const session = createSession(client)
 const router = createAdminRouter(session)
 
 const app = createApp(App)
 app.provide(sessionKey, session)
-app.provide('etags', etags)
 app.use(router)
 app.use(createKit({ client, route: router.currentRoute }))
 app.mount('#app')

@@ -12,7 +12,7 @@ export interface KitFormState {
   collection: string | undefined
   /** The records the form acts on: one for update and view, the selection for delete, none for create. */
   ids: string[]
-  /** The record an update or view form edits, once loaded (or as given). */
+  /** The record an update or view form edits, once loaded (or as given); a create form's starting values. */
   item: KitRecord | null
   /** The last failed load or save; its `data.fields` holds the server's per-field messages. */
   error: KitError | null
@@ -53,7 +53,8 @@ export function createKitForms(): KitForms {
       state.action = action
       state.collection = collection
       state.item = options.item ?? null
-      state.ids = options.ids ? [...options.ids] : options.item ? [options.item.id] : []
+      // A create form's item only gives starting values: it names no record.
+      state.ids = options.ids ? [...options.ids] : options.item && action !== 'create' ? [options.item.id] : []
       state.error = null
       state.loading = `${action}_open`
     },

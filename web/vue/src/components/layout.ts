@@ -31,5 +31,22 @@ export function resolveLayout(layout: LayoutType | LayoutPreset | ResponsiveLayo
   return out
 }
 
+/**
+ * isLayout reports whether value is a layout KitCollection accepts: a
+ * layout type, a preset name, or a ResponsiveLayout (an object whose base
+ * and breakpoints are layout types). It checks a registry's `layout` key,
+ * which kit serves as given.
+ */
+export function isLayout(value: unknown): value is LayoutType | LayoutPreset | ResponsiveLayout {
+  if (typeof value === 'string') return (layouts as string[]).includes(value) || value in layoutPresets
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false
+  const keys = ['base', 'sm', 'md', 'lg', 'xl', '2xl']
+  const o = value as Record<string, unknown>
+  return (
+    (layouts as unknown[]).includes(o.base) &&
+    Object.entries(o).every(([k, v]) => keys.includes(k) && (layouts as unknown[]).includes(v))
+  )
+}
+
 /** The grid's columns per gridSize: compact 4, comfortable 3, spacious 2. */
 export const gridColumns = { compact: 4, comfortable: 3, spacious: 2 } as const

@@ -1,4 +1,4 @@
-import type { EventChange, KitEvent, KitRecord } from '@collectionkit/client'
+import type { EventChange, KitEvent, KitRecord, Pagination } from '@collectionkit/client'
 import type { VNodeChild } from 'vue'
 
 /** CheckboxState is the spec's checkbox state: checked, unchecked or `'indeterminate'`. */
@@ -27,15 +27,11 @@ export interface TableColumn<T extends KitRecord = KitRecord> {
   enableHiding?: boolean
 }
 
-/** PaginationData is the spec's pagination data (totalPages is computed when omitted). */
-export interface PaginationData {
-  currentPage: number
-  pageSize: number
-  totalItems: number
-  totalPages?: number
-  sortBy?: string
-  sortDirection?: 'asc' | 'desc'
-}
+/**
+ * PaginationData is the spec's pagination data, the client's Pagination
+ * (totalPages is computed when omitted).
+ */
+export type PaginationData = Pagination
 
 /**
  * TableQuery is what a server-paginated KitTable asks its `refreshFn` for:
@@ -128,7 +124,7 @@ export interface FormField {
 /** The activity filter's state: all optional; empty means no filter. */
 export interface ActivityFilterState {
   collectionName?: string
-  operation?: 'create' | 'update' | 'delete' | ''
+  operation?: 'create' | 'update' | 'delete' | 'move' | 'reorder' | ''
   userId?: string
   dateFrom?: string
   dateTo?: string

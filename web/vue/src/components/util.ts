@@ -17,13 +17,53 @@ export function valueAt(row: unknown, path: string): unknown {
   return v
 }
 
-/** singular turns an English plural into its singular (`Categories` -> `Category`, `Products` -> `Product`). */
-export function singular(word: string): string {
-  if (/ies$/i.test(word)) return word.slice(0, -3) + (word.endsWith('IES') ? 'Y' : 'y')
-  if (/(ss|x|ch|sh)es$/i.test(word)) return word.slice(0, -2)
-  if (/ss$/i.test(word)) return word
-  if (/s$/i.test(word)) return word.slice(0, -1)
-  return word
+// English singulars, after the rules the Go registry names collections by
+// (collections/naming.go), for the common cases: words without a plural,
+// irregular plurals, and the -ies, -oes, -ses, -xes, -ches, -shes endings.
+const uncountable = new Set(
+  'news series species equipment information info feedback software hardware metadata data media sheep deer fish aircraft analytics physics mathematics economics logistics electronics'.split(' '),
+)
+const irregular: Record<string, string> = {
+  people: 'person', children: 'child', men: 'man', women: 'woman', mice: 'mouse', geese: 'goose', feet: 'foot', teeth: 'tooth',
+  oxen: 'ox', leaves: 'leaf', knives: 'knife', lives: 'life', wives: 'wife', halves: 'half', criteria: 'criterion',
+  phenomena: 'phenomenon', axes: 'axis', indices: 'index',
+}
+const ieWords = new Set('movie cookie pie tie lie die rookie zombie selfie calorie hoodie brownie smoothie goalie freebie prairie genie veggie pixie'.split(' '))
+const oesWords = new Set('hero potato tomato echo veto torpedo embargo'.split(' '))
+const cheWords = new Set('ache cache headache niche avalanche moustache mustache cliche psyche quiche brioche'.split(' '))
+const useWords = new Set('use reuse misuse abuse excuse fuse muse refuse ruse'.split(' '))
+const singularS = new Set('alias atlas bias canvas gas lens cosmos ethos news'.split(' '))
+const isSingularS = (w: string): boolean => w.endsWith('ss') || w.endsWith('us') || w.endsWith('sis') || singularS.has(w)
+
+function singularWord(w: string): string {
+  if (uncountable.has(w)) return w
+  if (irregular[w]) return irregular[w]
+  for (const [p, s] of [['people', 'person'], ['children', 'child'], ['women', 'woman']] as const) if (w.endsWith(p)) return w.slice(0, -p.length) + s
+  const n = w.length
+  if (n <= 2 || !w.endsWith('s') || isSingularS(w)) return w
+  if (n > 3 && w.endsWith('ies')) return ieWords.has(w.slice(0, -1)) ? w.slice(0, -1) : w.slice(0, -3) + 'y'
+  if (w.endsWith('oes')) return oesWords.has(w.slice(0, -2)) ? w.slice(0, -2) : w.slice(0, -1)
+  if (w.endsWith('yses')) return w.slice(0, -4) + 'ysis'
+  if (w.endsWith('uses')) return /[oa]uses$/.test(w) || useWords.has(w.slice(0, -1)) ? w.slice(0, -1) : w.slice(0, -2)
+  if (w.endsWith('ses')) return isSingularS(w.slice(0, -2)) ? w.slice(0, -2) : w.slice(0, -1)
+  if (w.endsWith('xes') || w.endsWith('shes') || w.endsWith('zzes')) return w.slice(0, -2)
+  if (w.endsWith('ches')) return cheWords.has(w.slice(0, -1)) ? w.slice(0, -1) : w.slice(0, -2)
+  return w.slice(0, -1)
+}
+
+/**
+ * singular turns an English plural name into its singular: only the last
+ * word changes, its case kept (`Categories` -> `Category`, `Boxes` -> `Box`,
+ * `Sales people` -> `Sales person`, `NEWS` stays).
+ */
+export function singular(name: string): string {
+  const m = /^(.*?)([A-Za-z]+)$/s.exec(name)
+  if (!m) return name
+  const [, head, last] = m as unknown as [string, string, string]
+  const one = singularWord(last.toLowerCase())
+  if (one === last.toLowerCase()) return name
+  const cased = last === last.toUpperCase() && last.length > 1 ? one.toUpperCase() : last[0] === last[0]!.toUpperCase() ? one[0]!.toUpperCase() + one.slice(1) : one
+  return head + cased
 }
 
 /** pascalCase turns a registry key into a component name prefix (`shopProducts` -> `ShopProducts`). */

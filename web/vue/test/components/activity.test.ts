@@ -81,6 +81,22 @@ describe('KitActivityLog', () => {
     expect(row.find('[data-kit-old]').text()).toBe(`${tag} A`)
     expect(row.find('[data-kit-new]').text()).toBe(`${tag} B`)
   })
+  it('is live: a write through the client to a collection it shows reloads it', async () => {
+    const tag = unique('live')
+    const w = mountWithKit(KitActivityLog, { props: { collection: 'shopProducts' } })
+    await waitFor(() => expect(w.find('[data-kit-timeline]').attributes('aria-busy')).toBe('false'))
+    const p = await w.kit.client.team('acme').collection('shopProducts').create({ title: `${tag} Lamp`, price: '2' })
+    await waitFor(() => expect(w.find('[data-kit-event]').text()).toContain(`shopProducts/${p.id}`))
+  })
+
+  it('v-model:filter gives the starting filter and receives the user changes', async () => {
+    const w = mountWithKit(KitActivityLog, { props: { filter: { operation: 'update' } } })
+    await waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
+    expect(w.find('[data-kit-filter="operation"]').element).toHaveProperty('value', 'update')
+    expect(w.findAll('[data-kit-event]').every((e) => e.attributes('data-kit-operation') === 'update')).toBe(true)
+    await w.find('[data-kit-filter="operation"]').setValue('create')
+    expect(w.emitted('update:filter')).toEqual([[{ operation: 'create' }]])
+  })
 })
 
 describe('KitActivityTimeline', () => {
@@ -128,6 +144,12 @@ describe('KitActivityEventRow', () => {
 })
 
 describe('KitActivityFilters', () => {
+  it("offers every operation kit tracks (create, update, delete, move, reorder) and emits the one chosen", async () => {
+    const w = mount(KitActivityFilters, { props: { modelValue: {} } })
+    expect(w.findAll('[data-kit-filter="operation"] option').map((o) => o.attributes('value'))).toEqual(['', 'create', 'update', 'delete', 'move', 'reorder'])
+    await w.find('[data-kit-filter="operation"]').setValue('move')
+    expect(w.emitted('update:modelValue')).toEqual([[{ operation: 'move' }]])
+  })
   it('offers the collections and users given, and emits the filter state', async () => {
     const w = mount(KitActivityFilters, { props: { modelValue: {}, collections: ['shopProducts', 'blogPosts'], users: [{ id: 'u1', name: 'Ann' }] } })
     expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.text())).toEqual(['All collections', 'shopProducts', 'blogPosts'])

@@ -1,9 +1,9 @@
 // @vitest-environment happy-dom
 import { flushPromises, mount } from '@vue/test-utils'
 import Sortable from 'sortablejs'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { defineComponent, h } from 'vue'
-import { KitCard, KitCollection, resolveLayout, type LayoutType } from '../../src/index'
+import { isLayout, KitCard, KitCollection, resolveLayout, type LayoutType } from '../../src/index'
 import { unique } from '../harness'
 import { clientAs, mountWithKit, waitFor } from './mount'
 
@@ -143,7 +143,7 @@ describe('KitCollection', () => {
     expect(w.attributes('data-kit-layout')).toBe('tree')
     const target = w.find(`[data-kit-tree-children="${b.id}"]`).element as HTMLElement
     const s = Sortable.get(target)!
-    expect(s.options).toMatchObject({ animation: 150, handle: '[data-kit-drag-handle]', group: { name: 'kit-tree-shopCategories' } })
+    expect(s.options).toMatchObject({ animation: 150, handle: '[data-kit-drag-handle]', group: { name: 'kit-tree-shopCategories' }, forceFallback: true })
     // As SortableJS reports a drop of A as B's first child.
     const item = w.find(`[data-kit-tree-node="${a.id}"]`).element as HTMLElement
     const from = item.parentElement!
@@ -155,6 +155,71 @@ describe('KitCollection', () => {
     await waitFor(() => expect(w.find(`[data-kit-tree-children="${b.id}"] [data-kit-tree-node="${a.id}"]`).exists()).toBe(true))
   })
 
+  it('a tree collection reads its whole tree (GET .../tree), not a page of the list, and reads it again after a write', async () => {
+    const tag = unique('whole')
+    const cats = clientAs('ann').team('acme').collection('shopCategories')
+    const a = await cats.create({ title: `${tag} A` })
+    const fetchSpy = vi.spyOn(globalThis, 'fetch')
+    const treeReads = () => fetchSpy.mock.calls.filter(([input]) => /\/shop-categories\/tree(\?|$)/.test(String(input instanceof Request ? input.url : input))).length
+    try {
+      const w = mountWithKit(KitCollection, { props: { collection: 'shopCategories' } })
+      await waitFor(() => expect(w.find(`[data-kit-tree-node="${a.id}"]`).exists()).toBe(true))
+      await waitFor(() => expect(treeReads()).toBe(1))
+      const b = await w.kit.client.team('acme').collection('shopCategories').create({ title: `${tag} B`, parentId: a.id })
+      await waitFor(() => expect(w.find(`[data-kit-tree-children="${a.id}"] [data-kit-tree-node="${b.id}"]`).exists()).toBe(true))
+      expect(treeReads()).toBe(2)
+    } finally {
+      fetchSpy.mockRestore()
+    }
+  })
+
+  it('arrow keys on a tree node handle move it: Right under the node above, Left out of its parent, Up and Down among its siblings', async () => {
+    const tag = unique('keys')
+    const cats = clientAs('ann').team('acme').collection('shopCategories')
+    const a = await cats.create({ title: `${tag} A` })
+    const b = await cats.create({ title: `${tag} B` })
+    const c = await cats.create({ title: `${tag} C` })
+    const w = mountWithKit(KitCollection, {
+      props: { collection: 'shopCategories' },
+      slots: { 'node-actions': `<template #node-actions="{ item }"><button type="button" data-test="edit">Edit {{ item.title }}</button></template>` },
+      attachTo: document.body,
+    })
+    const handle = (id: string) => w.find(`[data-kit-tree-node="${id}"] > div [data-kit-drag-handle]`)
+    await waitFor(() => expect(handle(c.id).exists()).toBe(true))
+    expect(handle(c.id).attributes('aria-label')).toBe(`Move ${tag} C`)
+    expect(w.find(`[data-kit-tree-node="${c.id}"] > div [data-test="edit"]`).text()).toBe(`Edit ${tag} C`)
+    const stored = async (id: string) => {
+      const r = await cats.item(id, { force: true })
+      return [r.parentId ?? null, r.order as number] as const
+    }
+
+    await handle(c.id).trigger('keydown', { key: 'ArrowRight' })
+    await waitFor(async () => expect(await stored(c.id)).toEqual([b.id, 0]))
+    await waitFor(() => expect(w.find(`[data-kit-tree-children="${b.id}"] [data-kit-tree-node="${c.id}"]`).exists()).toBe(true))
+    await waitFor(() => expect(document.activeElement).toBe(handle(c.id).element))
+    // A first child has no node above it among its siblings: Right does nothing.
+    await handle(c.id).trigger('keydown', { key: 'ArrowRight' })
+
+    await handle(c.id).trigger('keydown', { key: 'ArrowLeft' })
+    await waitFor(async () => expect(await stored(c.id)).toEqual([null, (await stored(b.id))[1]! + 1]))
+    await waitFor(() => expect(w.find(`[data-kit-tree-children="${b.id}"] [data-kit-tree-node="${c.id}"]`).exists()).toBe(false))
+    await waitFor(() => expect(document.activeElement).toBe(handle(c.id).element))
+
+    const before = (await stored(a.id))[1]!
+    await handle(b.id).trigger('keydown', { key: 'ArrowUp' })
+    await waitFor(async () => expect(await stored(b.id)).toEqual([null, before]))
+    // The move is done when the tree is read again and the focus is on B's handle.
+    await waitFor(() => expect(document.activeElement).toBe(handle(b.id).element))
+    await handle(b.id).trigger('keydown', { key: 'ArrowDown' })
+    await waitFor(async () => expect(await stored(a.id)).toEqual([null, before]))
+    expect(w.emitted('move')).toEqual([
+      [{ id: c.id, parentId: b.id, order: 0 }],
+      [{ id: c.id, parentId: null, order: expect.any(Number) }],
+      [{ id: b.id, parentId: null, order: before }],
+      [{ id: b.id, parentId: null, order: before + 1 }],
+    ])
+  })
+
   it('a sortable table emits reorder with the new order', async () => {
     const w = mount(KitCollection, { props: { collection: 'tasks', rows, columns, stateless: true, sortable: true } })
     await flushPromises()
@@ -163,5 +228,81 @@ describe('KitCollection', () => {
     body.insertBefore(item, body.children[0]!)
     Sortable.get(body)!.options.onEnd!({ item, from: body, to: body, oldIndex: 2, newIndex: 0 } as unknown as Sortable.SortableEvent)
     expect(w.emitted('reorder')).toEqual([[['c', 'a', 'b']]])
+  })
+
+  it('without a layout prop it takes the registry layout key, and an invalid one is ignored', async () => {
+    const tasks = (layout: unknown) => ({ tasks: { name: 'tasks', layer: 'app', layout } })
+    setWidth(390)
+    const phone = mountWithKit(KitCollection, { props: { collection: 'tasks', rows, columns } }, { collections: tasks('mobile-friendly') })
+    expect(phone.attributes('data-kit-layout')).toBe('list')
+    setWidth(1024)
+    await flushPromises()
+    expect(phone.attributes('data-kit-layout')).toBe('table')
+    const custom = mountWithKit(KitCollection, { props: { collection: 'tasks', rows, columns } }, { collections: tasks({ base: 'grid' }) })
+    expect(custom.attributes('data-kit-layout')).toBe('grid')
+    for (const bad of ['sideways', { base: 'sideways' }, { base: 'list', phone: 'grid' }, ['list'], 7]) {
+      const w = mountWithKit(KitCollection, { props: { collection: 'tasks', rows, columns } }, { collections: tasks(bad) })
+      expect(w.attributes('data-kit-layout'), JSON.stringify(bad)).toBe('table')
+    }
+    expect(isLayout({ base: 'list', lg: 'table' })).toBe(true)
+  })
+
+  it('the card layouts search case-insensitively, page the rows and go back to page 1 on a search', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => ({ id: `r${i}`, title: i % 2 ? `Lamp ${i}` : `Chair ${i}` }))
+    const w = mount(KitCollection, { props: { collection: 'tasks', rows: many, columns, layout: 'list', stateless: true } })
+    const titles = () => w.findAll('[data-kit-list] [data-kit-card-title]').map((c) => c.text())
+    expect(titles()).toHaveLength(10)
+    expect(w.find('[data-kit-summary]').text()).toBe('Showing 1 to 10 of 12 results')
+    await w.find('[aria-label="Next page"]').trigger('click')
+    expect(titles()).toEqual(['Chair 10', 'Lamp 11'])
+    vi.useFakeTimers()
+    try {
+      await w.find('input[type=search]').setValue('LAMP')
+      vi.advanceTimersByTime(300)
+    } finally {
+      vi.useRealTimers()
+    }
+    await flushPromises()
+    expect(titles()).toEqual(['Lamp 1', 'Lamp 3', 'Lamp 5', 'Lamp 7', 'Lamp 9', 'Lamp 11'])
+    expect(w.find('[data-kit-summary]').text()).toBe('Showing 1 to 6 of 6 results')
+  })
+
+  it('with server pagination the card layouts ask refreshFn for the page, the size and the search, keeping the sort', async () => {
+    const refreshFn = vi.fn()
+    const paginationData = { currentPage: 1, pageSize: 5, totalItems: 12, sortBy: 'title', sortDirection: 'asc' as const }
+    const w = mount(KitCollection, { props: { collection: 'tasks', rows, columns, layout: 'grid', stateless: true, serverPagination: true, paginationData, refreshFn } })
+    expect(w.find('[data-kit-summary]').text()).toBe('Showing 1 to 5 of 12 results')
+    expect(w.findAll('[data-kit-grid] [data-kit-card-title]')).toHaveLength(3)
+    await w.find('[aria-label="Next page"]').trigger('click')
+    await w.find('nav select').setValue('10')
+    await w.findComponent({ name: 'KitTableSearch' }).vm.$emit('update:modelValue', 'lamp')
+    expect(refreshFn.mock.calls.map(([q]) => q)).toEqual([
+      { page: 2, pageSize: 5, sortBy: 'title', sortDirection: 'asc', search: '' },
+      { page: 1, pageSize: 10, sortBy: 'title', sortDirection: 'asc', search: '' },
+      { page: 1, pageSize: 5, sortBy: 'title', sortDirection: 'asc', search: 'lamp' },
+    ])
+  })
+
+  it('every card has Edit and Delete buttons that open the update and delete forms; stateless or a hidden actions column shows none', async () => {
+    setWidth(1024)
+    const w = mountWithKit(KitCollection, { props: { collection: 'tasks', rows, columns, layout: 'list' } })
+    await w.find('[data-kit-item="b"] [data-kit-edit]').trigger('click')
+    expect([w.kit.forms.state.action, w.kit.forms.state.collection, w.kit.forms.state.ids]).toEqual(['update', 'tasks', ['b']])
+    expect(w.find('[data-kit-item="c"] [data-kit-row-delete]').attributes('aria-label')).toBe('Delete Gamma')
+    await w.find('[data-kit-item="c"] [data-kit-row-delete]').trigger('click')
+    expect([w.kit.forms.state.action, w.kit.forms.state.ids]).toEqual(['delete', ['c']])
+    const stateless = mount(KitCollection, { props: { collection: 'tasks', rows, columns, layout: 'list', stateless: true } })
+    const hidden = mountWithKit(KitCollection, { props: { collection: 'tasks', rows, columns, layout: 'grid', hideDefaultColumns: ['actions'] } })
+    for (const c of [stateless, hidden]) expect(c.find('[data-kit-edit], [data-kit-row-delete]').exists()).toBe(false)
+  })
+
+  it('the list-header slot replaces the card layouts search and can set it', async () => {
+    const w = mount(KitCollection, {
+      props: { collection: 'tasks', rows, columns, layout: 'list', stateless: true },
+      slots: { 'list-header': `<template #list-header="{ setSearch }"><button data-test="gamma" @click="setSearch('gam')">Gamma</button></template>` },
+    })
+    expect(w.find('input[type=search]').exists()).toBe(false)
+    await w.find('[data-test=gamma]').trigger('click')
+    expect(w.findAll('[data-kit-card-title]').map((c) => c.text())).toEqual(['Gamma'])
   })
 })

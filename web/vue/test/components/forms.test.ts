@@ -204,6 +204,18 @@ describe('KitForm', () => {
     expect(update.emitted('submit')).toEqual([[{ stock: 4, sku: null }]])
   })
 
+  it('a create form starts from its item and sends the values that are not fields as they are', async () => {
+    const fields: FormField[] = [
+      { name: 'title', type: 'string', label: 'Title', required: true },
+      { name: 'sku', type: 'string', label: 'SKU' },
+    ]
+    const w = mount(KitForm, { props: { collection: 'shopCategories', action: 'create', fields, item: { id: '', parentId: 'p1', sku: 'S-1' } } })
+    expect((w.find('[data-kit-field="sku"] input').element as HTMLInputElement).value).toBe('S-1')
+    await w.find('[data-kit-field="title"] input').setValue('Saws')
+    await w.find('form').trigger('submit')
+    expect(w.emitted('submit')).toEqual([[{ title: 'Saws', sku: 'S-1', parentId: 'p1' }]])
+  })
+
   it('shows a skeleton while <action>_open, a busy submit while <action>_send, and a read-only view', async () => {
     const fields: FormField[] = [{ name: 'title', type: 'string', label: 'Title' }]
     const w = mount(KitForm, { props: { collection: 'c', action: 'update', fields, item: { id: 'x', title: 'T' }, loading: 'update_open' as LoadingState } })
@@ -295,6 +307,16 @@ describe('KitFormHost', () => {
     expect(w.find('[data-kit-field="sku"] [role="alert"]').exists()).toBe(false)
     expect(w.kit.forms.state).toMatchObject({ action: 'create', loading: 'notLoading' })
     expect((await acme().collection('shopProducts').list({ search: tag })).items).toEqual([])
+  })
+
+  it('the footer slot shows under the open form, with its action, collection and item', async () => {
+    const w = mountWithKit(KitFormHost, {
+      slots: { footer: `<template #footer="{ action, collection, item }"><p data-test="footer">{{ action }} {{ collection }} {{ item?.parentId }}</p></template>` },
+    })
+    expect(w.find('[data-test="footer"]').exists()).toBe(false)
+    w.kit.forms.open('create', 'shopProducts', { item: { id: '', parentId: 'p9' } })
+    await waitFor(() => expect(w.find('[data-test="footer"]').text()).toBe('create shopProducts p9'))
+    expect(w.kit.forms.state.ids).toEqual([])
   })
 
   it('opens each collection in its configured container: modal, dialog, inline', async () => {

@@ -214,7 +214,7 @@ describe('KitTable', () => {
     await flushPromises()
     const body = w.find('tbody').element as HTMLElement
     const s = Sortable.get(body)!
-    expect(s.options).toMatchObject({ animation: 150, disabled: false, handle: '[data-kit-drag-handle]' })
+    expect(s.options).toMatchObject({ animation: 150, disabled: false, handle: '[data-kit-drag-handle]', forceFallback: true })
     expect(w.findAll('[data-kit-drag-handle]')).toHaveLength(3)
     // Sortable rows keep the given order (no createdAt sort).
     expect(cells(w, 'title')).toEqual(['Alpha lamp', 'beta Desk', 'Gamma LAMP'])
@@ -226,6 +226,58 @@ describe('KitTable', () => {
     await nextTick()
     expect(w.emitted('reorder')).toEqual([[['b', 'c', 'a']]])
     expect(cells(w, 'title')).toEqual(['beta Desk', 'Gamma LAMP', 'Alpha lamp'])
+  })
+
+  it('Arrow Up and Arrow Down on a row handle move the row one place and emit reorder, the handle keeping the focus', async () => {
+    const w = mount(KitTable, {
+      props: { columns, rows, collection: 'shopProducts', sortable: true, hideDefaultColumns: ['createdAt', 'createdBy', 'updatedAt', 'updatedBy'] },
+      attachTo: document.body,
+    })
+    await flushPromises()
+    const handle = () => w.find('[data-kit-row="c"] [data-kit-drag-handle]')
+    expect(handle().attributes('aria-keyshortcuts')).toBe('ArrowUp ArrowDown')
+    await handle().trigger('keydown', { key: 'ArrowUp' })
+    await flushPromises()
+    expect(cells(w, 'title')).toEqual(['Alpha lamp', 'Gamma LAMP', 'beta Desk'])
+    expect(document.activeElement).toBe(handle().element)
+    await handle().trigger('keydown', { key: 'ArrowUp' })
+    // The first row stays first.
+    await handle().trigger('keydown', { key: 'ArrowUp' })
+    await w.find('[data-kit-row="a"] [data-kit-drag-handle]').trigger('keydown', { key: 'ArrowDown' })
+    await flushPromises()
+    expect(w.emitted('reorder')).toEqual([[['a', 'c', 'b']], [['c', 'a', 'b']], [['c', 'b', 'a']]])
+    expect(cells(w, 'title')).toEqual(['Gamma LAMP', 'beta Desk', 'Alpha lamp'])
+    // Other keys do nothing; a disabled sortable moves nothing.
+    await handle().trigger('keydown', { key: 'Enter' })
+    await w.setProps({ sortable: { disabled: true } })
+    await handle().trigger('keydown', { key: 'ArrowDown' })
+    expect(w.emitted('reorder')).toHaveLength(3)
+  })
+
+  it('new rows keep the keyboard focus on the control that had it, when Vue moves its row', async () => {
+    const w = mount(KitTable, {
+      props: { columns, rows, collection: 'shopProducts', sortable: true, hideDefaultColumns: ['createdAt', 'createdBy', 'updatedAt', 'updatedBy'] },
+      attachTo: document.body,
+    })
+    await flushPromises()
+    const handle = w.find('[data-kit-row="c"] [data-kit-drag-handle]').element as HTMLElement
+    handle.focus()
+    expect(document.activeElement).toBe(handle)
+    await w.setProps({ rows: [rows[2]!, rows[1]!, rows[0]!] })
+    await flushPromises()
+    expect(cells(w, 'title')).toEqual(['Gamma LAMP', 'beta Desk', 'Alpha lamp'])
+    expect(document.activeElement).toBe(handle)
+  })
+
+  it("a row's controls are labelled with its title, else its id", async () => {
+    const w = mountWithKit(KitTable, {
+      props: { columns, rows: [...rows, { id: 'd', createdAt: '2026-01-04T00:00:00Z' }], collection: 'shopProducts', sortable: true },
+    })
+    expect(w.find('[data-kit-row="a"] input[type="checkbox"]').attributes('aria-label')).toBe('Select Alpha lamp')
+    expect(w.find('[data-kit-row="a"] [data-kit-edit]').attributes('aria-label')).toBe('Edit Alpha lamp')
+    expect(w.find('[data-kit-row="a"] [data-kit-row-delete]').attributes('aria-label')).toBe('Delete Alpha lamp')
+    expect(w.find('[data-kit-row="a"] [data-kit-drag-handle]').attributes('aria-label')).toBe('Move Alpha lamp')
+    expect(w.find('[data-kit-row="d"] [data-kit-edit]').attributes('aria-label')).toBe('Edit d')
   })
 
   it('sortable options set handle, animation and disabled', async () => {
