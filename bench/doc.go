@@ -14,9 +14,9 @@
 // fetched restfully. The loaded team acme holds --rows products and team
 // globex a tenth as many, so every query has to be team-scoped. Titles
 // and descriptions come from a seeded pseudo-word generator; the search
-// terms are marker words put into a planned share of the rows (2%, 0.5%,
-// 0.1%, none) plus two ordinary words, and the report prints the exact
-// share each one hits.
+// terms are marker words put into a planned share of the rows (0.1%, 0.5%,
+// 2%, 10%, 50%, 95%, none) plus two ordinary words, and the report prints
+// the exact share each one hits.
 //
 // Two servers answer the same routes with the same JSON shapes:
 //
@@ -54,10 +54,23 @@
 // search totals equal the generator's own count.
 //
 // The workloads are list (pages 1 to 10 of 20, newest first, with the
-// total count), search (the terms in turn), filter (stock and price
-// ranges), get (random ids by /{id}), create, update (price and stock of
-// random records) and delete (every record of the team once, in a fixed
-// shuffled order; the run ends early when they are gone, marked "(all)").
+// total count), search (the terms in turn), search-0.1%, search-2%,
+// search-10%, search-50% and search-95% (one term each, hitting about that
+// share of the rows, pages 1 to 5 of 20: kit's search plan against the
+// baseline's scan at each hit rate), filter (stock and price ranges), get
+// (random ids by /{id}), ids1 and ids100 (?ids= with one or a hundred
+// random ids of the team: the query fetch strategy's read, a JSON array;
+// the baseline reads them by primary key too), create, update (price and
+// stock of random records) and delete (every record of the team once, in
+// a fixed shuffled order; the run ends early when they are gone, marked
+// "(all)").
+//
+// Above 100,000 rows (--rows 1000000) kit is seeded in bulk instead of
+// through its record API: the same rows, validated by the collection and
+// written by kit's storage code (store.Insert: encoding, sort keys, row
+// counts) in transactions of 10,000, the search index brought up to date
+// once at the end (bulk.go). The baseline is seeded from those rows as
+// always.
 //
 // # How it runs
 //
@@ -142,11 +155,87 @@
 //     inlined values made SQLite compile every query afresh, 27% of a get.
 //   - Identifier checks by a loop, not a regular expression (validIdent,
 //     internal/store/store.go): the expression cost a write 3% of its CPU.
+//   - The search plan's costs (internal/store/searchplan.go): counting a
+//     term's matches on 20,000 rows of 22,000 (one goroutine, the queries
+//     in turn, 15 rounds, on a machine at load 10, so only the ratios
+//     mean something): through the index's candidates 11 ms at 10%
+//     (2,200 candidates), 108 ms at 50%, 170 ms at 95%; a scan through
+//     the team's index 31, 95 and 85 ms; a scan in table order 27, 53 and
+//     49 ms. A candidate costs about four rows of a scan in table order
+//     (candidateCost), and the table order about 0.6x the team index's
+//     when the team holds most of the table. Counting the candidates in
+//     the index alone took 1.2 to 12 ms, counting the team's rows 3 to
+//     9 ms, which is why the plan samples 64 rowids instead and counts
+//     candidates only up to the limit it decides by.
+//   - BenchmarkSearchByHitRate (internal/store; KIT_BENCH_ROWS, default
+//     20,000) runs kit's List and the scan a hand-written server makes,
+//     alternating, term by term. On 20,000 rows, two runs at load 8 to 10
+//     on 2 cores: scan/kit 19x and 16x at 0.1%, 5.1x and 5.2x at 2%, 2.6x
+//     and 2.1x at 10%, 1.09x and 1.33x at 50%, 1.16x and 1.48x at 95%
+//     (before the plan: 0.50x at 50%, 0.56x at 95%; before the sample
+//     tested the term, 1.07x to 1.14x at 50% and 95% in three runs). On
+//     100,000 rows, one run: 28x, 8.4x, 2.5x, 1.04x, 1.21x.
+//   - BenchmarkListUnderCommonSearches (internal/store): page 1 of the
+//     team alone and while eight goroutines search for a term in 95% of
+//     the rows. One run each at load 10 on 2 cores: 20,000 rows, 4.7 ms
+//     alone, 9.7 ms (2.1x) with the default scan slots (one on 2 CPUs),
+//     65.7 ms (18.9x) with a slot per search; 100,000 rows, 37.6 ms alone,
+//     81.9 ms (2.2x), 491.5 ms (11.1x).
 //   - The change log (kit/changes.go, on by default): BenchmarkChangeStream
 //     on a quiet machine, 2026-11-23, three alternating rounds of 3,000
 //     creates through the record API on a SQLite file: 6,042 to 6,552
 //     creates/s with the log, 10,228 to 12,618 without
-//     (KIT_BENCH_NO_CHANGES=1). It is the next thing to profile.
+//     (KIT_BENCH_NO_CHANGES=1). The profile then showed the group's one
+//     multi-row INSERT of log rows in SQLite's statement journal
+//     (_subjournalPage, memjrnlWrite, mmap through modernc's allocator);
+//     with a prepared single-row INSERT per change and a table without a
+//     secondary index or AUTOINCREMENT, three alternating rounds on the
+//     same day at load 2.4 (binaries old and new side by side): log off
+//     13,579 / 14,566 / 13,413 creates/s, old log 8,282 / 8,462 / 10,431,
+//     new log 11,805 / 11,069 / 12,113; bytes written per create 5.8-6.1 KB
+//     off, 9.6-10.3 KB old, 7.0-7.4 KB new.
+//   - One encoding per record answer (writeRecord, kit/etag.go): the
+//     ETag's json.Marshal and the body's encoder were about 9% of a
+//     SQLite get's CPU in the profile (go run ./bench --cpuprofile,
+//     2026-11-23); the body's bytes now feed the digest unless they hold
+//     <, > or &. BenchmarkHTTPGet under callgrind (1,000 gets,
+//     --toggle-collect on serveOnce): 298.2M to 262.3M instructions
+//     (-12%); 210 to 186 allocations and 10,184 to 9,304 bytes per get.
+//   - PostgreSQL updates in one statement (store.UpdateReturningBefore):
+//     UPDATE ... FROM (SELECT ... FOR UPDATE) RETURNING the replaced row,
+//     instead of a read and then a write; an update that changes nothing
+//     is rolled back. Update went from 0.71x (2a7d5f6) to 0.66x and 0.38x
+//     to 0.46x of the baseline in runs on a machine whose load changed
+//     between them: the remaining round trips (the authorization counter,
+//     BEGIN, the change log's row, COMMIT) decide, not this one.
+//   - Shared reads of the authorization counter, tried and left out: a
+//     request joining the next read not yet started (exact: the read
+//     starts after it arrived) with one read in flight cut a PostgreSQL
+//     get from 0.81x to about 0.4x (every request waits for up to two
+//     reads in a row); with four in flight, PostgreSQL's CPU per get
+//     stayed at 1.1 to 1.2 ms and get at 0.57x against 0.58x without
+//     sharing (one run each on a quiet machine, 2026-11-23). A
+//     LISTEN/NOTIFY cache is not exact: the notification reaches another
+//     instance after the commit has returned to its writer, so that
+//     instance can serve a request with the old authorization meanwhile.
+//   - Row counts for unfiltered totals (internal/store/counts.go), 2026-11-23,
+//     a busy machine (other processes 60-160% of a core): at 1,000,000 rows
+//     (--rows 1000000 --workloads list --rounds 2) a page newest first with
+//     its total ran at 854 req/s on kit, 3 on the baseline (276x) on SQLite,
+//     631 and 25 (25x) on PostgreSQL (kit's rounds 163 and 1,104: the
+//     first on cold caches).
+//     Creates (--workloads create --duration 12s, alternating runs of the
+//     commit before and after): SQLite kit 1,791 and 1,705 req/s before,
+//     1,714 and 1,735 after; PostgreSQL kit/raw 0.51x, 0.54x, 0.55x, 0.30x
+//     before, 0.40x and 0.45x with the delta row written by the record's
+//     own statement, 0.39x and 0.44x with statement-level triggers (with
+//     transition tables; dropped for that). The noise is larger than the
+//     effect on PostgreSQL.
+//   - ?ids= by primary key (teamTest, internal/store/records.go): at
+//     100,000 rows, one connection, SQLite, 100 ids took 594 ms at the
+//     median before (SQLite walked the team's index: no statistics) and
+//     3.7 ms after, one id 0.32 ms; the baseline 2.7 ms and 0.28 ms. On
+//     PostgreSQL after: 3.2 ms and 0.8 ms, the baseline 2.0 and 0.5 ms.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
