@@ -388,4 +388,30 @@ describe('KitFormHost conditional saves', () => {
     await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
     expect((await products.item(p.id, { force: true })).title).toBe(`${tag} Our lamp`)
   })
+
+  it('saving mine over a conflict overwrites only the version the conflict showed: a third writer in between is refused again', async () => {
+    const tag = unique('over')
+    const products = acme().collection('shopProducts')
+    const p = await products.create({ title: `${tag} Lamp`, price: '1' })
+    const w = mountWithKit(KitFormHost, {})
+    w.kit.forms.open('update', 'shopProducts', { ids: [p.id] })
+    await waitFor(() => expect((w.find('[data-kit-field="title"] input').element as HTMLInputElement | undefined)?.value).toBe(`${tag} Lamp`))
+    await products.update(p.id, { title: `${tag} Theirs 1` })
+    await w.find('[data-kit-field="title"] input').setValue(`${tag} Mine`)
+    await w.find('form').trigger('submit')
+    await waitFor(() => expect(w.find('[data-kit-overwrite]').exists()).toBe(true))
+
+    // A third writer saves after the conflict was shown: "save mine" is refused again.
+    await products.update(p.id, { title: `${tag} Theirs 2` })
+    await w.find('[data-kit-overwrite]').trigger('click')
+    await waitFor(() => expect(w.find('[data-kit-current="title"]').exists() && w.find('[data-kit-current="title"]').text()).toBe(`title: ${tag} Theirs 2`))
+    expect((await products.item(p.id, { force: true })).title).toBe(`${tag} Theirs 2`)
+    expect(w.emitted('saved')).toBeUndefined()
+
+    // Over the version now shown, mine is saved.
+    await w.find('[data-kit-overwrite]').trigger('click')
+    await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
+    expect((await products.item(p.id, { force: true })).title).toBe(`${tag} Mine`)
+    expect(w.kit.forms.state.action).toBeUndefined()
+  })
 })
