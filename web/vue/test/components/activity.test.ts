@@ -52,7 +52,7 @@ describe('KitActivityLog', () => {
     const s = inject('kit')
     const w = mountWithKit(KitActivityLog, {})
     await waitFor(() => expect(w.findAll('[data-kit-filter="userId"] option').map((o) => o.text())).toEqual(['Everyone', 'Ann', 'Bea']))
-    await waitFor(() => expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.text())).toEqual(expect.arrayContaining(['shopProducts', 'shopCategories', 'blogPosts'])))
+    await waitFor(() => expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.text())).toEqual(expect.arrayContaining(['Products', 'Categories', 'Posts'])))
     await w.find('[data-kit-filter="userId"]').setValue(s.users.bea)
     await w.find('[data-kit-filter="operation"]').setValue('create')
     await waitFor(() => expect(w.findAll('[data-kit-event]').length).toBeGreaterThan(0))
@@ -160,6 +160,12 @@ describe('KitActivityFilters', () => {
     await w.setProps({ modelValue: { collectionName: 'blogPosts', operation: 'delete' } })
     await w.find('[data-kit-filter="collectionName"]').setValue('')
     expect(w.emitted('update:modelValue')).toEqual([[{ collectionName: 'blogPosts' }], [{ collectionName: 'blogPosts', operation: 'delete' }], [{ operation: 'delete' }]])
+  })
+  it('offers each collection by its name for people, with its key beside it when two names read the same', async () => {
+    const configs = { shopProducts: { name: 'products', displayName: 'Catalogue' }, blogPosts: { name: 'posts' }, shopItems: { name: 'items' }, blogItems: { name: 'items' } }
+    const w = mountWithKit(KitActivityFilters, { props: { modelValue: {}, collections: Object.keys(configs) } }, { collections: configs })
+    expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.text())).toEqual(['All collections', 'Catalogue', 'Posts', 'Items (shopItems)', 'Items (blogItems)'])
+    expect(w.findAll('[data-kit-filter="collectionName"] option').map((o) => o.attributes('value'))).toEqual(['', 'shopProducts', 'blogPosts', 'shopItems', 'blogItems'])
   })
 })
 
