@@ -208,6 +208,31 @@
 //     to 0.46x of the baseline in runs on a machine whose load changed
 //     between them: the remaining round trips (the authorization counter,
 //     BEGIN, the change log's row, COMMIT) decide, not this one.
+//   - PostgreSQL writes with their change row in one statement
+//     (store.InsertLogged, UpdateLogged, DeleteLogged; kit's writes with
+//     no OnMutationTx listener): a create, update or delete went from
+//     five round trips (the authorization counter, BEGIN, the record, the
+//     change row, COMMIT) to two; an unfiltered list page reads its total
+//     in the page's statement, three round trips to two. Two alternating
+//     pairs of runs, 2026-11-23: 73dd0d7 against e1f4f07 (writes only) in
+//     pair 1, against 7b6aa7d (writes and list) in pair 2; at
+//     load average 11 to 17 on 2 cores (other sessions, one of them
+//     seeding the same PostgreSQL server), --workloads
+//     create,update,delete,get,list: kit/raw req/s before and after, pair
+//     1 (--rounds 4 --duration 4s, 20,000 rows) and pair 2 (--rounds 2
+//     --duration 3s --rows 5000): create 0.47x to 0.58x and 0.59x to
+//     0.58x, update 0.43x to 0.70x and 0.40x to 0.42x, delete 0.60x to
+//     0.61x and 0.67x to 0.75x, get (unchanged code) 0.90x to 0.62x and
+//     0.62x to 0.61x, list 2.07x to 2.59x and 1.17x to 1.22x. Server plus
+//     PostgreSQL CPU per request, kit over raw: create 1.94 to 1.56 and
+//     1.80 to 1.54, update 2.74 to 1.48 and 2.65 to 2.74, delete 1.68 to
+//     1.55 and 1.33 to 1.28. PostgreSQL's CPU (130-190% of the 2 cores)
+//     was the limit in every run, so a saved round trip shows less than
+//     the statement's own work: kit's update still locks the row (FOR
+//     UPDATE, to return the record it replaced) and writes the change
+//     row, the baseline's is one UPDATE. The noise (the baseline's own
+//     update moved from 393 to 183 req/s between two runs) is of the size
+//     of the effect.
 //   - Shared reads of the authorization counter, tried and left out: a
 //     request joining the next read not yet started (exact: the read
 //     starts after it arrived) with one read in flight cut a PostgreSQL

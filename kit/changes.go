@@ -112,14 +112,27 @@ func (k *Kit) changesOn() bool { return !k.cfg.Changes.Disabled }
 // recordChange writes m to the change log in tx, the mutation's
 // transaction, after every OnMutationTx listener.
 func (k *Kit) recordChange(ctx context.Context, tx bun.Tx, m *Mutation) error {
+	return k.store.RecordChange(ctx, tx, *changeRow(m))
+}
+
+// changeOf returns m's change log row, or nil when the change log is off.
+func (k *Kit) changeOf(m *Mutation) *store.Change {
+	if !k.changesOn() {
+		return nil
+	}
+	return changeRow(m)
+}
+
+// changeRow returns m's change log row.
+func changeRow(m *Mutation) *store.Change {
 	ids := m.ItemIDs // reorder, delete (several for a bulk delete)
 	if len(ids) == 0 {
 		ids = []string{m.ItemID}
 	}
-	return k.store.RecordChange(ctx, tx, store.Change{
+	return &store.Change{
 		TeamID: m.TeamID, Collection: m.Collection, Operation: string(m.Operation),
 		ItemIDs: ids, CorrelationID: m.CorrelationID, Timestamp: m.Timestamp,
-	})
+	}
 }
 
 // invalidateKeys returns the cache keys a change of collection key makes

@@ -193,6 +193,15 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 		}
 	}
 	m := r.k.newMutation(ctx, OpCreate, c.Key(), a, started)
+	if r.k.writesAlone(c) && !r.k.needsWriteCheck(c, vals) {
+		// One statement: the record, its count and its change row.
+		m.ItemID, m.Data, m.Result = rec["id"].(string), copyRecord(vals), copyRecord(rec)
+		if err := r.k.store.InsertLogged(ctx, c, rec, r.k.changeOf(m)); err != nil {
+			return nil, err
+		}
+		r.k.runHooks(ctx, m)
+		return rec, nil
+	}
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		// Trees and sortable collections: the parent is checked and the
 		// path, depth and order computed (the record goes last).
@@ -269,15 +278,48 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 		m.ItemID, m.Updates, m.BeforeData, m.Result = id, copyRecord(changes), before, copyRecord(result)
 		return r.k.runTxHooks(ctx, tx, m)
 	}
+	owner := a.UserID // a member writes only their own records
+	if a.Role.AtLeast(teamauth.RoleAdmin) {
+		owner = ""
+	}
+	var differ Record
+	if oneStatement && r.k.writesAlone(c) {
+		differ = comparedInSQL(c, changes)
+	}
+	if len(differ) > 0 {
+		// Outside a transaction: the statement writes the record, and its
+		// change row, only when a value differs as PostgreSQL compares
+		// them (equal as JSON implies equal there, see
+		// store.ComparesInSQL), so an update that changes nothing writes
+		// nothing and needs no rollback. No record: none, or not one the
+		// actor may change; the transaction below tells which. A record
+		// not written that still differs as JSON (0 and -0 are equal in
+		// SQL) is written there too.
+		set := setOf(changes)
+		m = r.k.newMutation(ctx, OpUpdate, c.Key(), a, started)
+		m.ItemID = id
+		before, wrote, err := r.k.store.UpdateLogged(ctx, c, a.TeamID, id, owner, set, differ, r.k.changeOf(m))
+		switch {
+		case err == nil && !wrote && len(dropUnchanged(before, changes)) == 0:
+			return before, nil
+		case err == nil && wrote:
+			result = copyRecord(before)
+			for k, v := range set {
+				result[k] = v
+			}
+			m.Updates, m.BeforeData, m.Result = dropUnchanged(before, changes), before, copyRecord(result)
+			r.k.runHooks(ctx, m)
+			return result, nil
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			return nil, err
+		}
+		m, oneStatement = nil, false
+	}
 	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
 		var before Record
 		var err error
 		if oneStatement {
 			set := setOf(changes)
-			owner := a.UserID // a member writes only their own records
-			if a.Role.AtLeast(teamauth.RoleAdmin) {
-				owner = ""
-			}
 			before, err = r.k.store.UpdateReturningBefore(ctx, tx, c, a.TeamID, id, owner, set)
 			switch {
 			case err == nil:
@@ -328,6 +370,18 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 	return result, nil
 }
 
+// comparedInSQL returns the changes whose difference from the stored
+// values PostgreSQL can tell (store.ComparesInSQL).
+func comparedInSQL(c *collections.Collection, changes Record) Record {
+	out := make(Record, len(changes))
+	for k, v := range changes {
+		if store.ComparesInSQL(c, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // errUnchanged rolls back an update that wrote values equal to the stored
 // ones (see UpdateWith); it never leaves the package.
 var errUnchanged = errors.New("kit: the update changes nothing")
@@ -373,6 +427,14 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		// whether the team had the record.
 		// The change log's row needs only the id.
 		m.ItemID, m.ItemIDs = id, []string{id}
+		if r.k.writesAlone(c) {
+			// Outside a transaction, with the change row.
+			err := r.k.store.DeleteLogged(ctx, c, a.TeamID, id, r.k.changeOf(m))
+			if err == nil && r.k.changesOn() {
+				r.k.hub.notify()
+			}
+			return err
+		}
 		err := r.k.runWrite(ctx, c, true, func(ctx context.Context, tx bun.Tx) error {
 			if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
 				return err

@@ -11,10 +11,12 @@ import (
 
 // TestAPostgreSQLUpdateIsOneStatement checks the statements of updates on
 // PostgreSQL: an update that needs no lookup writes and reads the record
-// it replaces in one UPDATE, with no SELECT of the record before it; one
-// that changes nothing, or that a member may not make, is still answered
-// as Update documents (see TestRecordsUpdateKeepsEveryRule for the
-// outcomes).
+// it replaces in one UPDATE, with no SELECT of the record before it and
+// no change log INSERT of its own (with no OnMutationTx listener the
+// change row rides in the same statement, outside any transaction); one that changes nothing is answered from
+// that statement, which writes nothing; one that a member may not make is
+// read again to tell forbidden from missing, as Update
+// documents (see TestRecordsUpdateKeepsEveryRule for the outcomes).
 func TestAPostgreSQLUpdateIsOneStatement(t *testing.T) {
 	log := &queryLog{}
 	k := newKitConfig(t, kit.Config{DB: testdb.PostgresDB(t), Definitions: shopDefs(), QueryHook: log})
@@ -26,11 +28,12 @@ func TestAPostgreSQLUpdateIsOneStatement(t *testing.T) {
 		data        map[string]any
 		wantSelects int
 		wantUpdates int
+		wantLogs    int
 	}{
-		{"an owner's change of plain fields is one UPDATE and no SELECT", aliceA, map[string]any{"price": "2.00", "title": "Desk lamp"}, 0, 1},
-		{"a change of the only unique field is one UPDATE and no SELECT", aliceA, map[string]any{"sku": "L2"}, 0, 1},
-		{"a change to the stored values is undone and reads nothing more", aliceA, map[string]any{"price": "2.00"}, 0, 1},
-		{"another member's attempt is read again to tell forbidden from missing", bobA, map[string]any{"price": "3.00"}, 1, 1},
+		{"an owner's change of plain fields with its change row is one UPDATE and no SELECT", aliceA, map[string]any{"price": "2.00", "title": "Desk lamp"}, 0, 1, 0},
+		{"a change of the only unique field with its change row is one UPDATE and no SELECT", aliceA, map[string]any{"sku": "L2"}, 0, 1, 0},
+		{"a change to the stored values is one UPDATE that writes nothing, and nothing more", aliceA, map[string]any{"price": "2.00"}, 0, 1, 0},
+		{"another member's attempt is read again to tell forbidden from missing", bobA, map[string]any{"price": "3.00"}, 1, 1, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,19 +42,30 @@ func TestAPostgreSQLUpdateIsOneStatement(t *testing.T) {
 			if wantForbidden := tt.actor == bobA; errors.Is(err, kit.ErrForbidden) != wantForbidden || !wantForbidden && err != nil {
 				t.Fatalf("got error %v, want forbidden %v", err, wantForbidden)
 			}
-			selects, updates := 0, 0
-			for _, e := range log.since(n) {
-				q := strings.TrimSpace(e.query)
-				switch {
-				case strings.HasPrefix(q, "SELECT") && strings.Contains(q, `"shop_products"`):
-					selects++
-				case strings.HasPrefix(q, "UPDATE") && strings.Contains(q, `"shop_products"`):
-					updates++
-				}
-			}
-			if selects != tt.wantSelects || updates != tt.wantUpdates {
-				t.Errorf("got %d SELECT and %d UPDATE of the record, want %d and %d", selects, updates, tt.wantSelects, tt.wantUpdates)
+			selects, updates, logs := countStatements(log.since(n))
+			if selects != tt.wantSelects || updates != tt.wantUpdates || logs != tt.wantLogs {
+				t.Errorf("got %d SELECT, %d UPDATE of the record and %d change log INSERT, want %d, %d and %d",
+					selects, updates, logs, tt.wantSelects, tt.wantUpdates, tt.wantLogs)
 			}
 		})
 	}
+}
+
+// countStatements counts, among logged statements, the reads of the
+// record (a SELECT of shop_products), the statements that update it (an
+// UPDATE of shop_products, alone or in a WITH) and the change log rows
+// written by statements of their own.
+func countStatements(log []queryEntry) (selects, updates, logs int) {
+	for _, e := range log {
+		q := strings.TrimSpace(e.query)
+		switch {
+		case strings.Contains(q, `UPDATE "shop_products"`):
+			updates++
+		case strings.HasPrefix(q, "SELECT") && strings.Contains(q, `"shop_products"`):
+			selects++
+		case strings.HasPrefix(q, "INSERT INTO kit_changes"):
+			logs++
+		}
+	}
+	return selects, updates, logs
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -33,4 +34,14 @@ func (k *Kit) singleWrite(c *collections.Collection) bool {
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()
 	return len(k.txHooks) == 0
+}
+
+// writesAlone reports whether a create, update or delete of a record of c
+// may be one statement outside any transaction (store.InsertLogged,
+// UpdateLogged, DeleteLogged), which also writes its row count and change
+// log row: on PostgreSQL, when singleWrite holds (no OnMutationTx listener
+// needs a transaction, no siblings move). On SQLite writes are
+// group-committed instead (see store.Store.RunWrite).
+func (k *Kit) writesAlone(c *collections.Collection) bool {
+	return k.store.Dialect() == dialect.PG && k.singleWrite(c)
 }

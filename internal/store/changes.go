@@ -11,6 +11,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
+
+	"github.com/collectionkit/kit/collections"
 )
 
 // The change log: kit_changes holds one row per committed mutation of a
@@ -156,6 +158,47 @@ func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
 	}
 	_, err = s.exec(ctx, tx, q, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
 	return err
+}
+
+// logged makes q, an INSERT, UPDATE or DELETE of c's table that writes at
+// most one row and has no RETURNING clause, one PostgreSQL statement (a
+// data-modifying WITH) that writes with that row: a row count delta of n
+// when n is not 0 (see counted), and ch's change log row when ch is not
+// nil. In the statement, pre (when not empty) is a WITH query before q,
+// which q may read; kit_row is q's row with the RETURNING list ret (it
+// must return "team_id" when n is not 0); main is the statement's own
+// query, which may read both and takes no arguments. args are those of
+// pre and q in that order; ch's follow. Outside a transaction the statement commits by
+// itself: the record, its count and its change row are written together
+// or not at all, in one round trip instead of four (BEGIN, the record,
+// the change, COMMIT).
+//
+// The change row takes its transaction id (pg_current_xact_id; the
+// record's write has already assigned it) before its position (nextval),
+// as RecordChange's INSERT does, so that the cursor's horizon argument
+// holds (see the top of this file).
+func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch *Change, main string, args []any) (string, []any, error) {
+	var b strings.Builder
+	b.WriteString("WITH ")
+	if pre != "" {
+		b.WriteString(pre + ", ")
+	}
+	b.WriteString("kit_row AS (" + q + " RETURNING " + ret + ")")
+	if n != 0 {
+		// The table name passed validIdent (quote): a safe literal.
+		fmt.Fprintf(&b, `, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", %d FROM kit_row)`, c.Table(), n)
+	}
+	if ch != nil {
+		ids, err := json.Marshal(ch.ItemIDs)
+		if err != nil {
+			return "", nil, err
+		}
+		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
+			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), ?, ?, ?, ?, ?, ? FROM kit_row)`)
+		args = append(args, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+	}
+	b.WriteString(" " + main)
+	return b.String(), args, nil
 }
 
 // insertChanges writes the change rows the successful writes of a group

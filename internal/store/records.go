@@ -31,6 +31,12 @@ func selectList(c *collections.Collection) string {
 }
 
 func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Collection, query string, args ...any) ([]Record, error) {
+	return s.scanRecordsAnd(ctx, db, c, nil, query, args...)
+}
+
+// scanRecordsAnd is scanRecords for a query whose rows have columns after
+// the attributes': they are scanned into extra (the last row's stay).
+func (s *Store) scanRecordsAnd(ctx context.Context, db bun.IDB, c *collections.Collection, extra []any, query string, args ...any) ([]Record, error) {
 	rows, err := s.query(ctx, db, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: query %s: %w", c.Table(), err)
@@ -38,10 +44,11 @@ func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Coll
 	defer rows.Close()
 	attrs := c.Attributes()
 	vals := make([]any, len(attrs))
-	ptrs := make([]any, len(attrs))
+	ptrs := make([]any, len(attrs), len(attrs)+len(extra))
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
+	ptrs = append(ptrs, extra...)
 	var out []Record
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
@@ -159,6 +166,20 @@ func (s *Store) teamTest(byKey bool) string {
 // Insert stores rec, which must hold every system field it needs (id,
 // teamId, owner and, with metadata, the four metadata fields).
 func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collection, rec Record) error {
+	q, args, err := s.insertOf(c, rec)
+	if err != nil {
+		return err
+	}
+	if _, err := s.exec(ctx, db, s.counted(c, q, 1), args...); err != nil {
+		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
+	}
+	team, _ := rec["teamId"].(string)
+	return s.countRows(ctx, db, c, team, 1)
+}
+
+// insertOf returns the INSERT of rec's attributes into c's table and its
+// arguments.
+func (s *Store) insertOf(c *collections.Collection, rec Record) (string, []any, error) {
 	var cols, marks []string
 	var args []any
 	for _, a := range c.Attributes() {
@@ -168,7 +189,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 		}
 		ev, err := encode(s.dialect, a, v)
 		if err != nil {
-			return err
+			return "", nil, err
 		}
 		cols = append(cols, quote(a.Column))
 		marks = append(marks, "?")
@@ -179,12 +200,30 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 			args = append(args, sortKeyValue(ev))
 		}
 	}
-	q := s.counted(c, insertSQLFor(c.Table(), cols, marks), 1)
-	if _, err := s.exec(ctx, db, q, args...); err != nil {
+	return insertSQLFor(c.Table(), cols, marks), args, nil
+}
+
+// InsertLogged is Insert on PostgreSQL as one statement outside any
+// transaction (it commits by itself): the record, its row count and, when
+// ch is not nil, its change log row are written together or not at all
+// (see the top of changes.go). It returns ErrUnsupported on SQLite, whose writes go through
+// RunWrite.
+func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec Record, ch *Change) error {
+	if s.dialect != dialect.PG {
+		return ErrUnsupported
+	}
+	q, args, err := s.insertOf(c, rec)
+	if err != nil {
+		return err
+	}
+	q, args, err = s.logged(c, "", q, `"team_id"`, 1, ch, "SELECT * FROM kit_row", args)
+	if err != nil {
+		return err
+	}
+	if _, err := s.exec(ctx, s.db, q, args...); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
 	}
-	team, _ := rec["teamId"].(string)
-	return s.countRows(ctx, db, c, team, 1)
+	return nil
 }
 
 // Update sets the fields in changes on record id of team teamID. It
@@ -258,18 +297,13 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 	for _, a := range c.Attributes() {
 		ret = append(ret, before+"."+quote(a.Column))
 	}
-	sub := getSQL(c)
-	args = append(args, teamID, id)
-	if ownerID != "" {
-		owner, ok := c.Attribute("owner")
-		if !ok {
-			return nil, errors.New("store: UpdateReturningBefore: no owner attribute")
-		}
-		sub += " AND " + quote(owner.Column) + " = ?"
-		args = append(args, ownerID)
+	sub, subArgs, err := lockedGet(c, teamID, id, ownerID)
+	if err != nil {
+		return nil, err
 	}
+	args = append(args, subArgs...)
 	q := "UPDATE " + table + " SET " + strings.Join(sets, ", ") +
-		" FROM (" + sub + " FOR UPDATE) AS " + before +
+		" FROM (" + sub + ") AS " + before +
 		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
 		" RETURNING " + strings.Join(ret, ", ")
 	recs, err := s.scanRecords(ctx, db, c, q, args...)
@@ -280,6 +314,103 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 		return nil, ErrNotFound
 	}
 	return recs[0], nil
+}
+
+// lockedGet is the read of record id that locks its row (FOR UPDATE),
+// of ownerID's records only when ownerID is not empty, and its arguments.
+func lockedGet(c *collections.Collection, teamID, id, ownerID string) (string, []any, error) {
+	q, args := getSQL(c), []any{teamID, id}
+	if ownerID != "" {
+		owner, ok := c.Attribute("owner")
+		if !ok {
+			return "", nil, fmt.Errorf("store: update %s: no owner attribute", c.Table())
+		}
+		q += " AND " + quote(owner.Column) + " = ?"
+		args = append(args, ownerID)
+	}
+	return q + " FOR UPDATE", args, nil
+}
+
+// UpdateLogged is UpdateReturningBefore outside any transaction, as one
+// statement that commits by itself and writes the record only when one
+// attribute of differ (attribute name to new value, each one that
+// ComparesInSQL) is distinct from its stored value as PostgreSQL compares
+// them; ch, when not nil, is added to the change log in the same
+// statement (see the top of changes.go), so the record and its change row
+// are written together, or neither is. It returns the record as it was
+// before and whether it was written (false: equal to differ, nothing
+// written). It returns ErrNotFound, having written nothing, when no record
+// matched (none, another team's, another owner's), and ErrUnsupported on
+// SQLite.
+func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, teamID, id, ownerID string, changes, differ Record, ch *Change) (Record, bool, error) {
+	if s.dialect != dialect.PG {
+		return nil, false, ErrUnsupported
+	}
+	sub, args, err := lockedGet(c, teamID, id, ownerID)
+	if err != nil {
+		return nil, false, err
+	}
+	sets, setArgs, err := s.setList(c, changes)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(sets) == 0 {
+		return nil, false, errors.New("store: UpdateLogged: nothing to set")
+	}
+	args = append(args, setArgs...)
+	table, before := quote(c.Table()), quote("kit_before")
+	var ors []string
+	for _, a := range c.Attributes() {
+		v, ok := differ[a.Name]
+		if !ok {
+			continue
+		}
+		if !ComparesInSQL(c, a.Name) {
+			return nil, false, fmt.Errorf("store: UpdateLogged: %s cannot be compared in SQL", a.Name)
+		}
+		ev, err := encode(s.dialect, a, v)
+		if err != nil {
+			return nil, false, err
+		}
+		ors = append(ors, before+"."+quote(a.Column)+" IS DISTINCT FROM ?")
+		args = append(args, ev)
+	}
+	if len(ors) == 0 {
+		return nil, false, errors.New("store: UpdateLogged: nothing to compare")
+	}
+	q := "UPDATE " + table + " SET " + strings.Join(sets, ", ") + " FROM " + before +
+		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
+		" AND (" + strings.Join(ors, " OR ") + ")"
+	q, args, err = s.logged(c, before+" AS ("+sub+")", q, table+`."team_id"`, 0, ch,
+		"SELECT "+before+".*, (SELECT count(*) FROM kit_row) FROM "+before, args)
+	if err != nil {
+		return nil, false, err
+	}
+	var written int64
+	recs, err := s.scanRecordsAnd(ctx, s.db, c, []any{&written}, q, args...)
+	if err != nil {
+		return nil, false, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
+	}
+	if len(recs) == 0 {
+		return nil, false, ErrNotFound
+	}
+	return recs[0], written > 0, nil
+}
+
+// ComparesInSQL reports whether UpdateLogged can compare attribute name
+// of c in SQL the way kit does: values kit finds equal (the same JSON)
+// are never distinct in PostgreSQL. Every type but the JSON ones, whose
+// numbers PostgreSQL keeps exactly and kit reads as float64.
+func ComparesInSQL(c *collections.Collection, name string) bool {
+	a, ok := c.Attribute(name)
+	if !ok {
+		return false
+	}
+	switch a.Type {
+	case collections.TypeJSON, collections.TypeRepeater, collections.TypeArray:
+		return false
+	}
+	return true
 }
 
 // Delete removes record id of team teamID, or reports ErrNotFound.
@@ -299,15 +430,7 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 	// per deleted row: its rows affected are the deleted rows still.
 	res, err := s.exec(ctx, db, s.deleteSQL(c), teamID, id)
 	if err != nil {
-		err = classify(fmt.Errorf("store: delete %s: %w", c.Table(), err))
-		var ce *ConstraintError
-		if errors.As(err, &ce) && ce.Kind == collections.ConstraintReference {
-			// A reference written between the count and the delete: the
-			// foreign key still refuses it.
-			ce.Kind = collections.ConstraintReferenced
-			ce.Message = referencedMessage
-		}
-		return err
+		return deleteError(c, err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
@@ -317,6 +440,61 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 		return ErrNotFound
 	}
 	return s.countRows(ctx, db, c, teamID, -n)
+}
+
+// DeleteLogged is Delete on PostgreSQL as one statement outside any
+// transaction (it commits by itself): the record's removal, its row count
+// and, when ch is not nil, its change log row are written together or not
+// at all (see the top of changes.go). It returns ErrUnsupported on SQLite.
+func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, teamID, id string, ch *Change) error {
+	if s.dialect != dialect.PG {
+		return ErrUnsupported
+	}
+	refs, err := s.referrers(ctx, s.db, c, teamID, id)
+	if err != nil {
+		return err
+	}
+	if len(refs) > 0 {
+		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
+	}
+	q, args, err := s.logged(c, "", "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, `"team_id"`, -1, ch,
+		"SELECT * FROM kit_row", []any{teamID, id})
+	if err != nil {
+		return err
+	}
+	rows, err := s.query(ctx, s.db, q, args...)
+	if err != nil {
+		return deleteError(c, err)
+	}
+	n := 0
+	for rows.Next() {
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return deleteError(c, err)
+	}
+	if err := rows.Close(); err != nil {
+		return deleteError(c, err)
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// deleteError classifies the error of a record's DELETE statement: a
+// foreign key that refuses it is ConstraintReferenced.
+func deleteError(c *collections.Collection, err error) error {
+	err = classify(fmt.Errorf("store: delete %s: %w", c.Table(), err))
+	var ce *ConstraintError
+	if errors.As(err, &ce) && ce.Kind == collections.ConstraintReference {
+		// A reference written between the count and the delete: the
+		// foreign key still refuses it.
+		ce.Kind = collections.ConstraintReferenced
+		ce.Message = referencedMessage
+	}
+	return err
 }
 
 // Exists reports whether team teamID has a record id in c.
@@ -397,6 +575,11 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		countFrom, countArgs = " FROM "+table+" WHERE +"+w, a
 	}
 	var total int
+	if unfiltered(q) && db == bun.IDB(s.db) && s.dialect == dialect.PG {
+		if page, ok, err := s.pageWithTotal(ctx, c, teamID, q, from, args); err != nil || ok {
+			return page, err
+		}
+	}
 	if unfiltered(q) && db == bun.IDB(s.db) {
 		// The team's row count, kept by the writes (see counts.go).
 		if total, err = s.teamRows(ctx, db, c, teamID); err != nil {
@@ -422,6 +605,29 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		page.Records = recs
 	}
 	return page, nil
+}
+
+// pageWithTotal reads an unfiltered page (from and args: its FROM and
+// WHERE) and the team's row count in one PostgreSQL statement, the count
+// a scalar subquery of the page's (one snapshot for both, one round trip
+// instead of two). An empty page carries no count: ok false, and List
+// reads the count by itself.
+func (s *Store) pageWithTotal(ctx context.Context, c *collections.Collection, teamID string, q collections.ListQuery, from string, args []any) (Page, bool, error) {
+	query := "SELECT " + selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
+		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
+		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+	all := append([]any{c.Table(), teamID, c.Table(), teamID}, args...)
+	var total, rows int64
+	recs, err := s.scanRecordsAnd(ctx, s.db, c, []any{&total, &rows}, query, append(all, q.PageSize, q.Offset())...)
+	if err != nil || len(recs) == 0 {
+		return Page{}, false, err
+	}
+	if rows > countCompactOver {
+		if err := s.compactCounts(ctx, c, teamID); err != nil {
+			s.logger().WarnContext(ctx, "store: compacting row counts failed; the next read retries", "table", c.Table(), "err", err.Error())
+		}
+	}
+	return Page{Records: recs, Total: int(total)}, true, nil
 }
 
 // unfiltered reports whether q selects every record of the team: its

@@ -48,6 +48,19 @@ func (l *queryLog) last() loggedQuery {
 	return l.queries[len(l.queries)-1]
 }
 
+// lastWith returns the last query whose SQL contains part (a list's page
+// query may be followed by a compaction of the row counts).
+func (l *queryLog) lastWith(part string) loggedQuery {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.queries) - 1; i >= 0; i-- {
+		if strings.Contains(l.queries[i].sql, part) {
+			return l.queries[i]
+		}
+	}
+	return loggedQuery{}
+}
+
 // treeStore is a synced store with one tree collection, docs/folders.
 type treeStore struct {
 	db  *bun.DB
