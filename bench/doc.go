@@ -67,10 +67,16 @@
 //
 // Above 100,000 rows (--rows 1000000) kit is seeded in bulk instead of
 // through its record API: the same rows, validated by the collection and
-// written by kit's storage code (store.Insert: encoding, sort keys, row
-// counts) in transactions of 10,000, the search index brought up to date
-// once at the end (bulk.go). The baseline is seeded from those rows as
-// always.
+// written by kit's storage code (store.InsertMany: Insert's encoding,
+// sort keys and row counts, in multi-row INSERTs) in transactions of
+// 50,000, the table's indexes that no constraint needs dropped before the
+// load and created again from their own definitions after it, the search
+// index brought up to date once at the end (bulk.go). The baseline is
+// seeded from those rows the same way at every size (multi-row INSERTs,
+// its indexes created after the load). SQLite seeds on one connection
+// with synchronous=OFF (the seeded files are copied before any server
+// opens them); PostgreSQL on four connections with synchronous_commit off
+// and its indexes built with 512 MiB of maintenance_work_mem.
 //
 // # How it runs
 //

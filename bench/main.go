@@ -47,6 +47,7 @@ type options struct {
 	pin         string
 	genProcs    int
 	rounds      int
+	bulkOver    int
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -69,6 +70,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.pin, "pin", "auto", "CPU placement: split (generator on the first CPU, servers on the others), none, or auto (split when there are at least 2 CPUs)")
 	fs.IntVar(&o.genProcs, "gen-procs", 1, "GOMAXPROCS of the load generator")
 	fs.IntVar(&o.rounds, "rounds", 6, "split each timed run into this many rounds, alternating which server goes first (kit raw, raw kit, ...), so background load on a shared machine falls on both alike")
+	fs.IntVar(&o.bulkOver, "bulk-over", 100_000, "seed kit in bulk (kit's storage code, multi-row INSERTs) instead of through its record API when --rows exceeds this")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -125,7 +127,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	ds := newDataset(o.rows)
 	fmt.Fprintf(stderr, "bench: seeding %d rows into kit and the baseline\n", len(ds.Main)+len(ds.Other))
-	fx, err := seed(ctx, dir, o.db, ds, stderr)
+	fx, err := seed(ctx, dir, o.db, ds, o.bulkOver, stderr)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
