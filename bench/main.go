@@ -260,6 +260,7 @@ func runOne(ctx context.Context, o options, fx *fixture, ds *dataset, server, na
 	if err := fx.restore(ctx, server); err != nil {
 		return result{}, err
 	}
+	fx.ran(server, name)
 	c, err := startChild(args)
 	if err != nil {
 		return result{}, err
