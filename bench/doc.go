@@ -67,10 +67,16 @@
 //
 // Above 100,000 rows (--rows 1000000) kit is seeded in bulk instead of
 // through its record API: the same rows, validated by the collection and
-// written by kit's storage code (store.Insert: encoding, sort keys, row
-// counts) in transactions of 10,000, the search index brought up to date
-// once at the end (bulk.go). The baseline is seeded from those rows as
-// always.
+// written by kit's storage code (store.InsertMany: Insert's encoding,
+// sort keys and row counts, in multi-row INSERTs) in transactions of
+// 50,000, the table's indexes that no constraint needs dropped before the
+// load and created again from their own definitions after it, the search
+// index brought up to date once at the end (bulk.go). The baseline is
+// seeded from those rows the same way at every size (multi-row INSERTs,
+// its indexes created after the load). SQLite seeds on one connection
+// with synchronous=OFF (the seeded files are copied before any server
+// opens them); PostgreSQL on four connections with synchronous_commit off
+// and its indexes built with 512 MiB of maintenance_work_mem.
 //
 // # How it runs
 //
@@ -261,6 +267,42 @@
 //     median before (SQLite walked the team's index: no statistics) and
 //     3.7 ms after, one id 0.32 ms; the baseline 2.7 ms and 0.28 ms. On
 //     PostgreSQL after: 3.2 ms and 0.8 ms, the baseline 2.0 and 0.5 ms.
+//   - ?ids= per record (kit's BenchmarkHTTPIDs, 100,000 records, through
+//     the handler in process, CPU of the test process per op), 2026-11-23,
+//     load average 8 to 14 on 2 cores: SQLite 1 id 80-90 us, 100 ids
+//     3.3-4.2 ms (about 35 us per record); PostgreSQL (kit's side only)
+//     1 id 235-445 us, 100 ids 1.7-3.0 ms. 100 ids stay 10x to 40x one id,
+//     as the baseline's 2.7 and 0.28 ms above: the cost is per record. The
+//     SQLite profile of 100 ids: 80% in the read (SQLite's step 60%, of
+//     which page reads by pread 20% and B-tree seeks, one in the id index
+//     and one in the table per id; the temp space of each statement is
+//     unmapped on close), JSON encoding 10%, decoding 2%; the plan is the
+//     primary key's (TestIDListsReadByPrimaryKey), no count runs.
+//     Encoding the array without reflection (writeRecords): allocs/op
+//     8,934 -> 6,245 (SQLite), 7,487 -> 4,797 (PostgreSQL), CPU 0.8x to
+//     0.9x within the noise. mmap_size(256 MiB) on kit's connections did
+//     not help (1 id 85 -> 195 us, 100 ids unchanged within the noise).
+//   - Bulk seeding (bulk.go, store.InsertMany; before: one store.Insert
+//     per row, 10,000 per transaction, indexes kept, 9.5 min on SQLite and
+//     about 40 on PostgreSQL by the count), --rows 1000000
+//     --workloads list --rounds 2, 2026-11-23: SQLite at load average 10
+//     to 12: 4m27s in all (kit: rows 57 s, 4 indexes 26 s, FTS5 flush
+//     1m35s; the baseline: rows 39 s, 3 indexes 37 s); at load average 15
+//     kit alone took 7m39s (2m43s, 1m33s, 3m23s). modernc's driver binds
+//     each variable by walking the argument list (quadratic in a
+//     statement's variables: 500 rows of 20 columns spent more time
+//     binding than inserting), hence 32 rows per INSERT on SQLite; a
+//     256 MiB page cache made it slower (one mmap and munmap per page).
+//     The list page with its total: kit 1,515 req/s, the baseline 6
+//     (241x), p99 78 ms against 7.6 s (--check=false: at load average 15
+//     the baseline's search probe of page 2 passed the client's minute).
+//     PostgreSQL at load average 10 to 12, answers compared (identical):
+//     5m44s in all (kit: rows 2m59s on four connections, 7 indexes 1m53s,
+//     three of them trigram GIN; the baseline: rows 20 s, indexes 11 s),
+//     the whole run about 9 min; before the restore was skipped after
+//     read-only workloads each round copied the million rows back into
+//     kit's indexed table for minutes. The list page: kit 673 req/s, the
+//     baseline 26 (26x), p99 179 ms against 3.1 s.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof

@@ -215,7 +215,9 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 			reqs, r.errors, serverCPU, pct(r.genCPU, secs), pct(r.otherCPU, secs))
 	}
 	fmt.Fprintln(w)
-	if c != nil {
+	if c == nil {
+		fmt.Fprintln(w, "results not compared (--check=false)")
+	} else {
 		fmt.Fprintf(w, "search results identical: %s (%d terms, pages 1 and 2 of 100: same totalItems, same ids in the same order, totals equal to the generator's count)\n",
 			yesNo(c.searchSame), c.terms)
 		fmt.Fprintf(w, "list and filter results identical: %s\n", yesNo(c.listSame))

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,12 +39,16 @@ type fixture struct {
 	teamSlug, otherSlug   string
 	ids                   []string // the loaded team's record ids
 	seedKitTook, seedTook time.Duration
+	// changed names the PostgreSQL servers whose tables a workload may
+	// have written since they were seeded or restored (see restore).
+	changed map[string]bool
 }
 
 // seed stores ds in kit through its Go record API (so every row is what
-// kit itself writes) and copies the stored rows into the raw baseline's
-// table with SQL.
-func seed(ctx context.Context, dir, dsn string, ds *dataset, progress io.Writer) (_ *fixture, err error) {
+// kit itself writes), or in bulk with kit's storage code when the loaded
+// team has more than bulkOver rows, and copies the stored rows into the
+// raw baseline's table with SQL.
+func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver int, progress io.Writer) (_ *fixture, err error) {
 	fx := &fixture{pg: dsn != "", dsn: dsn}
 	var kdb, rdb *bun.DB
 	if fx.pg {
@@ -88,7 +93,7 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, progress io.Writer)
 			k.Close()
 		}
 	}()
-	stored, err := fx.seedKit(ctx, k, ds, progress)
+	stored, err := fx.seedKit(ctx, k, ds, bulkOver, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +117,7 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, progress io.Writer)
 		}
 		defer raw.Close()
 	}
-	if err := fx.seedRaw(ctx, raw, stored); err != nil {
+	if err := fx.seedRaw(ctx, raw, stored, progress); err != nil {
 		return nil, fmt.Errorf("seed raw: %w", err)
 	}
 	if fx.pg {
@@ -124,6 +129,13 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, progress io.Writer)
 		// kit's row counts (kit_row_counts) are put back with the rows.
 		if _, err := kdb.ExecContext(ctx, "CREATE TABLE bench_seed_counts AS TABLE kit_row_counts"); err != nil {
 			return nil, err
+		}
+		// The tables as restore leaves them, so that the first workload
+		// of each server needs no restore.
+		for _, db := range []*bun.DB{kdb, rdb} {
+			if _, err := db.ExecContext(ctx, "VACUUM ANALYZE shop_products"); err != nil {
+				return nil, err
+			}
 		}
 	} else {
 		if _, err := raw.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
@@ -150,7 +162,7 @@ type storedRow struct {
 	createdAt, updatedAt time.Time
 }
 
-func (fx *fixture) seedKit(ctx context.Context, k *kit.Kit, ds *dataset, progress io.Writer) ([]storedRow, error) {
+func (fx *fixture) seedKit(ctx context.Context, k *kit.Kit, ds *dataset, bulkOver int, progress io.Writer) ([]storedRow, error) {
 	acc := k.Accounts()
 	team, err := acc.CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
 	if err != nil {
@@ -246,31 +258,36 @@ func (fx *fixture) seedKit(ctx context.Context, k *kit.Kit, ds *dataset, progres
 	return out, nil
 }
 
-func (fx *fixture) seedRaw(ctx context.Context, db *sql.DB, rows []storedRow) error {
+// rawRowsPerStatement is how many rows one INSERT of seedRaw writes (13
+// variables each) on PostgreSQL, and on SQLite, where the modernc driver's
+// cost of binding grows with the square of a statement's variables.
+const rawRowsPerStatement, rawRowsPerStatementSQLite = 500, 50
+
+// seedRaw copies rows into the baseline's table: multi-row INSERTs in
+// transactions of bulkTx rows, the indexes created after the load. On
+// SQLite one connection writes without syncing (seedPragmas); on
+// PostgreSQL four connections write at once.
+func (fx *fixture) seedRaw(ctx context.Context, db *sql.DB, rows []storedRow, progress io.Writer) error {
+	var creates []string
 	for _, stmt := range rawSchema(fx.pg) {
+		if strings.HasPrefix(stmt, "CREATE INDEX") || strings.HasPrefix(stmt, "CREATE UNIQUE INDEX") {
+			creates = append(creates, stmt)
+			continue
+		}
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
 			return err
 		}
 	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	q := &rawQuery{pg: fx.pg}
-	q.sql("INSERT INTO shop_products (" + rawColumns + ") VALUES (")
-	for i := range 13 {
-		if i > 0 {
-			q.sql(", ")
+	// SQLite: one connection, db's only one, writes without syncing (db
+	// is closed after seeding); PostgreSQL: four at once.
+	workers := 4
+	if !fx.pg {
+		db.SetMaxOpenConns(1)
+		if err := seedPragmas(ctx, db); err != nil {
+			return err
 		}
-		q.arg(nil)
+		workers = 1
 	}
-	q.sql(")")
-	stmt, err := tx.PrepareContext(ctx, q.sb.String())
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
 	s := &rawServer{pg: fx.pg}
 	ts := func(t time.Time) any {
 		if fx.pg {
@@ -278,21 +295,81 @@ func (fx *fixture) seedRaw(ctx context.Context, db *sql.DB, rows []storedRow) er
 		}
 		return t.UTC().Format(rawTimeLayout)
 	}
-	for _, r := range rows {
-		if _, err := stmt.ExecContext(ctx, r.id, r.team, fx.userID, r.p.Title, r.p.SKU, r.p.Description,
-			s.price(r.p.PriceCents), r.p.Stock, r.p.IsActive, ts(r.createdAt), ts(r.updatedAt), fx.userID, fx.userID); err != nil {
+	per := rawRowsPerStatement
+	if !fx.pg {
+		per = rawRowsPerStatementSQLite
+	}
+	insert := func(n int) (string, []any) {
+		q := &rawQuery{pg: fx.pg}
+		q.sql("INSERT INTO shop_products (" + rawColumns + ") VALUES ")
+		for j := range n {
+			if j > 0 {
+				q.sql(", ")
+			}
+			q.sql("(")
+			for k := range 13 {
+				if k > 0 {
+					q.sql(", ")
+				}
+				q.arg(nil)
+			}
+			q.sql(")")
+		}
+		return q.sb.String(), make([]any, 0, 13*n)
+	}
+	full, _ := insert(per)
+	write := func(ctx context.Context, from, to int) error {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
 			return err
 		}
+		defer tx.Rollback()
+		if fx.pg {
+			if _, err := tx.ExecContext(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+				return err
+			}
+		}
+		stmt, err := tx.PrepareContext(ctx, full)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i := from; i < to; i += per {
+			chunk := rows[i:min(i+per, to)]
+			q, args := insert(len(chunk))
+			for _, r := range chunk {
+				args = append(args, r.id, r.team, fx.userID, r.p.Title, r.p.SKU, r.p.Description,
+					s.price(r.p.PriceCents), r.p.Stock, r.p.IsActive, ts(r.createdAt), ts(r.updatedAt), fx.userID, fx.userID)
+			}
+			if len(chunk) == per {
+				_, err = stmt.ExecContext(ctx, args...)
+			} else {
+				_, err = tx.ExecContext(ctx, q, args...)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	}
+	if err := inChunks(ctx, len(rows), workers, progress, "the baseline", write); err != nil {
+		return err
 	}
 	// No ANALYZE: kit does not run it on SQLite either, so both servers'
 	// query planners work without statistics (PostgreSQL's restore
 	// analyzes both).
-	return tx.Commit()
+	return createIndexes(ctx, db, fx.pg, creates, progress, "the baseline")
 }
 
 // restore puts the seeded data back before a server starts, so every
-// workload of every server starts from the same rows.
+// workload of every server starts from the same rows. On PostgreSQL it
+// does so only after a workload that writes (see writes) ran on server:
+// copying a million rows back into kit's table, its trigram indexes
+// included, takes minutes.
 func (fx *fixture) restore(ctx context.Context, server string) error {
+	if fx.pg && !fx.changed[server] {
+		return nil
+	}
 	if !fx.pg {
 		path, seedPath := fx.kitPath, fx.kitSeed
 		if server == "raw" {
@@ -323,7 +400,22 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 			return fmt.Errorf("restore %s: %s: %w", server, stmt, err)
 		}
 	}
+	delete(fx.changed, server)
 	return nil
+}
+
+// writes names the workloads that change the rows.
+var writes = map[string]bool{"create": true, "update": true, "delete": true}
+
+// ran notes that workload ran on server: restore puts the rows back before
+// the next one when it wrote.
+func (fx *fixture) ran(server, workload string) {
+	if writes[workload] {
+		if fx.changed == nil {
+			fx.changed = map[string]bool{}
+		}
+		fx.changed[server] = true
+	}
 }
 
 // cleanup drops the PostgreSQL schemas; SQLite files go with the

@@ -84,7 +84,7 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 			// record's ETag, for a conditional PATCH or DELETE of /{id}.
 			w.Header().Set("ETag", ETag(items[0]))
 		}
-		WriteJSON(w, http.StatusOK, items)
+		writeRecords(w, http.StatusOK, items)
 		return
 	}
 	list, err := recs.List(r.Context(), call.actor, q)

@@ -1,0 +1,136 @@
+package kit
+
+import (
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/collectionkit/kit/internal/wire"
+)
+
+// writeRecords answers recs as a JSON array, byte for byte what
+// WriteJSON writes for them (keys sorted, no HTML escaping, a newline at
+// the end). Records of one collection share their keys, and their values
+// are mostly plain strings, numbers, booleans, times and nulls: those are
+// appended directly, without reflection and without sorting each
+// record's keys again; any other value is encoded by wire.Encode.
+func writeRecords(w http.ResponseWriter, status int, recs []Record) {
+	if recs == nil {
+		WriteJSON(w, status, recs) // null
+		return
+	}
+	body, ok := appendRecords(make([]byte, 0, 512*len(recs)+3), recs)
+	if !ok {
+		WriteJSON(w, status, recs)
+		return
+	}
+	wire.Encoded(w, status, body)
+}
+
+// appendRecords appends recs as WriteJSON encodes them, and a newline. It
+// reports false when a value would not encode (WriteJSON then answers
+// what encoding/json does).
+func appendRecords(b []byte, recs []Record) ([]byte, bool) {
+	b = append(b, '[')
+	var keys []string
+	for i, rec := range recs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if !sameKeys(keys, rec) {
+			keys = slices.Sorted(maps.Keys(rec))
+		}
+		b = append(b, '{')
+		for j, k := range keys {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, k)
+			b = append(b, ':')
+			var ok bool
+			if b, ok = appendJSONValue(b, rec[k]); !ok {
+				return b, false
+			}
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']', '\n'), true
+}
+
+// sameKeys reports whether rec's keys are exactly keys.
+func sameKeys(keys []string, rec Record) bool {
+	if keys == nil || len(keys) != len(rec) {
+		return false
+	}
+	for _, k := range keys {
+		if _, ok := rec[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// appendJSONValue appends v as encoding/json does.
+func appendJSONValue(b []byte, v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case nil:
+		return append(b, "null"...), true
+	case string:
+		return appendJSONString(b, v), true
+	case bool:
+		return strconv.AppendBool(b, v), true
+	case int:
+		return strconv.AppendInt(b, int64(v), 10), true
+	case int64:
+		return strconv.AppendInt(b, v, 10), true
+	case float64:
+		// encoding/json's own choice: plain notation between 1e-6 and
+		// 1e21, exponents (and errors) left to it.
+		if abs := math.Abs(v); abs == 0 || abs >= 1e-6 && abs < 1e21 {
+			return strconv.AppendFloat(b, v, 'f', -1, 64), true
+		}
+	case time.Time:
+		if t, err := v.MarshalJSON(); err == nil {
+			return append(b, t...), true
+		}
+		return b, false
+	}
+	enc, err := wire.Encode(v)
+	if err != nil {
+		return b, false
+	}
+	return append(b, enc[:len(enc)-1]...), true
+}
+
+// appendJSONString appends s quoted as encoding/json does without HTML
+// escaping: printable ASCII and valid UTF-8 other than U+2028 and U+2029
+// as they are; anything else goes through wire.Encode.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == '"' || c == '\\' {
+				return appendEncodedString(b, s)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
+			return appendEncodedString(b, s)
+		}
+		i += size
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+func appendEncodedString(b []byte, s string) []byte {
+	enc, _ := wire.Encode(s) // a string always encodes
+	return append(b, enc[:len(enc)-1]...)
+}

@@ -1,0 +1,66 @@
+package kit
+
+import (
+	"math"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/collectionkit/kit/internal/wire"
+)
+
+func TestWriteRecordsWritesWhatWriteJSONWrites(t *testing.T) {
+	at := time.Date(2026, 11, 23, 22, 1, 2, 345678000, time.UTC)
+	cases := []struct {
+		name string
+		recs []Record
+	}{
+		{"no records are an empty array", []Record{}},
+		{"nil records are null", nil},
+		{"plain values are as encoding/json writes them", []Record{
+			{"id": "a", "title": "Lamp", "price": "12.34", "stock": 7.0, "isActive": true, "note": nil, "createdAt": at},
+			{"id": "b", "title": "Chair", "price": "0.50", "stock": -0.25, "isActive": false, "note": "x", "createdAt": at.In(time.FixedZone("X", 3600))},
+		}},
+		{"strings that need escapes are escaped", []Record{
+			{"s": "quote \" backslash \\ newline \n tab \t bell \a del \x7f"},
+			{"s": "<b>&amp;</b> é 日本 \u2028 \u2029 \ufffd"},
+			{"s": "invalid \xff utf-8"},
+		}},
+		{"numbers keep encoding/json's notation", []Record{
+			{"n": 0.0, "m": math.Copysign(0, -1), "i": 1e20, "j": 1e21, "k": 1e-6, "l": 1e-7, "o": 123456789.125, "p": 42, "q": int64(-7)},
+		}},
+		{"nested and other values are encoded by encoding/json", []Record{
+			{"tags": []any{"a", 1.5, nil}, "specs": map[string]any{"z": 1.0, "a": "<x>"}, "ref": Record{"id": "c", "title": "T"}},
+		}},
+		{"records with different keys keep their own keys", []Record{
+			{"a": 1.0, "b": 2.0},
+			{"a": 1.0, "c": 3.0},
+			{"a": 1.0},
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := wire.Encode(tc.recs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := httptest.NewRecorder()
+			writeRecords(w, 200, tc.recs)
+			if got := w.Body.String(); got != string(want) {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+			if got := w.Header().Get("Content-Type"); got != "application/json; charset=utf-8" {
+				t.Errorf("Content-Type: got %q, want application/json; charset=utf-8", got)
+			}
+		})
+	}
+	t.Run("a value encoding/json refuses falls back to its answer", func(t *testing.T) {
+		w := httptest.NewRecorder()
+		writeRecords(w, 200, []Record{{"n": math.Inf(1)}})
+		want := httptest.NewRecorder()
+		WriteJSON(want, 200, []Record{{"n": math.Inf(1)}})
+		if w.Body.String() != want.Body.String() {
+			t.Errorf("got %q, want %q", w.Body.String(), want.Body.String())
+		}
+	})
+}
