@@ -224,8 +224,8 @@ type changeRound struct {
 }
 
 // changeSub is one open stream. The hub queues whole rounds for it and
-// signals ready once per round at most, so a stream wakes, writes and
-// flushes once per delivery however many changes the round holds.
+// signals ready once per delivery, so a stream wakes, writes and flushes
+// once per delivery however many changes and rounds it holds.
 type changeSub struct {
 	teamID string
 	only   map[string]bool // collections asked for; nil for all
@@ -235,7 +235,8 @@ type changeSub struct {
 	pending []*changeRound
 	queued  int // the wanted changes in pending
 
-	// ready holds a signal when rounds were queued since the last take.
+	// ready holds a signal when rounds were queued since the last take
+	// (sent by signal).
 	ready chan struct{}
 	// dropped is closed when the hub gave up on the subscriber (its
 	// buffer was full) or the Kit closed.
@@ -251,9 +252,10 @@ func (s *changeSub) wants(f *changeFrame) bool {
 	return s.only == nil || s.only[f.collection]
 }
 
-// offer queues r for s; it reports false, queueing nothing, when s has no
-// room for the changes of r it wants.
-func (s *changeSub) offer(r *changeRound) bool {
+// offer queues r for s, without waking the stream (see signal): queued
+// is false when s wants none of r's changes; ok is false, and nothing is
+// queued, when s has no room for those it wants.
+func (s *changeSub) offer(r *changeRound) (queued, ok bool) {
 	n := len(r.frames)
 	if s.only != nil {
 		n = 0
@@ -263,22 +265,25 @@ func (s *changeSub) offer(r *changeRound) bool {
 			}
 		}
 		if n == 0 {
-			return true
+			return false, true
 		}
 	}
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.queued+n > s.buffer {
-		s.mu.Unlock()
-		return false
+		return false, false
 	}
 	s.pending = append(s.pending, r)
 	s.queued += n
-	s.mu.Unlock()
+	return true, true
+}
+
+// signal wakes the stream to take what was queued.
+func (s *changeSub) signal() {
 	select {
 	case s.ready <- struct{}{}:
 	default:
 	}
-	return true
 }
 
 // take returns the queued rounds, oldest first, and empties the queue;
@@ -334,12 +339,16 @@ type changeHub struct {
 	wake        chan struct{}
 	stop        chan struct{}
 	stopOnce    sync.Once
-	wg          sync.WaitGroup
+	// touched holds the streams given rounds since they were last
+	// signalled (the loop's goroutine only, in poll under mu).
+	touched map[*changeSub]struct{}
+	wg      sync.WaitGroup
 }
 
 func newChangeHub(k *Kit, cfg ChangesConfig) *changeHub {
 	return &changeHub{k: k, cfg: cfg, subs: map[string]map[*changeSub]struct{}{},
-		authCh: make(chan struct{}), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+		authCh: make(chan struct{}), wake: make(chan struct{}, 1), stop: make(chan struct{}),
+		touched: map[*changeSub]struct{}{}}
 }
 
 // notify wakes the hub after a local commit.
@@ -491,13 +500,15 @@ func (h *changeHub) loop() {
 				return
 			}
 			more, n := h.poll(ctx)
+			if more {
+				// A full batch: the next is waiting already. The streams
+				// are woken once for all of them (or by waitForRoom when
+				// one needs room), so that a stream writes them together.
+				continue
+			}
+			h.signal()
 			if n == 0 {
 				break
-			}
-			if more {
-				// A full batch: the next is waiting already (waitForRoom
-				// paces the reads by the streams).
-				continue
 			}
 			// Let the changes committing meanwhile gather, so that each
 			// stream is written and flushed once for several of them: with
@@ -511,6 +522,14 @@ func (h *changeHub) loop() {
 			break
 		}
 	}
+}
+
+// signal wakes every stream given rounds since the last signal.
+func (h *changeHub) signal() {
+	for s := range h.touched {
+		s.signal()
+	}
+	clear(h.touched)
 }
 
 // slowStreamWait is how long the hub waits for every stream to have room
@@ -556,6 +575,7 @@ func (h *changeHub) waitForRoom(ctx context.Context) bool {
 			return true
 		}
 		if deadline.IsZero() {
+			h.signal() // let them take what they were given
 			deadline = time.Now().Add(slowStreamWait)
 		} else if time.Now().After(deadline) {
 			h.dropFull(need)
@@ -647,10 +667,13 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 	}
 	for _, r := range order {
 		for s := range h.subs[r.frames[0].teamID] {
-			if !s.offer(r) {
+			queued, ok := s.offer(r)
+			if !ok {
 				// Too slow: disconnect rather than buffer without limit.
 				close(s.dropped)
 				h.remove(s)
+			} else if queued {
+				h.touched[s] = struct{}{}
 			}
 		}
 	}

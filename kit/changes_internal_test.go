@@ -123,12 +123,17 @@ func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newChangeSub("t1", tt.only, tt.buffer)
 			for i, r := range tt.rounds {
-				if got := s.offer(r); got != tt.wantAccepted[i] {
+				if _, got := s.offer(r); got != tt.wantAccepted[i] {
 					t.Errorf("round %d: got accepted %v, want %v", i, got, tt.wantAccepted[i])
 				}
 			}
+			if got := len(s.ready); got != 0 {
+				t.Errorf("got %d ready signals before signal, want 0", got)
+			}
+			s.signal()
+			s.signal()
 			if got := len(s.ready); got != 1 {
-				t.Errorf("got %d ready signals, want 1", got)
+				t.Errorf("got %d ready signals after two, want 1", got)
 			}
 			var buf []byte
 			pos := tt.pos
