@@ -200,6 +200,39 @@
 //     13,579 / 14,566 / 13,413 creates/s, old log 8,282 / 8,462 / 10,431,
 //     new log 11,805 / 11,069 / 12,113; bytes written per create 5.8-6.1 KB
 //     off, 9.6-10.3 KB old, 7.0-7.4 KB new.
+//   - The change stream's delivery (kit/changes.go, issue 19):
+//     BenchmarkChangeStream with clients=process reads the streams in a
+//     child process, so cpu-µs/create, writes/create (write(2) calls, from
+//     /proc/self/io) and bytes/sub are the server's alone. 2026-11-23, at
+//     load 8 to 16 on the 2 cores (other sessions' benchmarks and
+//     PostgreSQL), so absolute figures are several times a quiet
+//     machine's. The server's CPU per stream write, (cpu(subs) - cpu(0)) /
+//     (writes(subs) - writes(0)) in one run: 23 to 46 µs (1,000
+//     subscribers on one team, about 12 events and 3 KB per write: 23 to
+//     25 µs; 1,000 over 100 teams, about one event per write: 28 to 34
+//     µs). Each write is a goroutine woken, a chunk framed, a flush and a
+//     loopback TCP send that also runs the receiving side's network
+//     stack. Two alternating rounds of 3,000 creates, commit 73dd0d7
+//     (one channel send per change and stream) against the round per team
+//     (d4b004c), CPU per create new/old: 1,000 over 100 teams 0.95 and
+//     1.00, 1,000 on one team 0.92 and 0.90, 100 over 100 teams 1.58 and
+//     1.15, 100 on one team 1.12 and 1.11; write calls per create equal
+//     (both deliver at most every 5 ms): no change that this machine's
+//     noise lets one see. The per-event channel sends were not the cost;
+//     the writes are. DeliveryInterval 200 ms against 5 ms, 1,000
+//     subscribers over 100 teams, 6,000 creates, two alternating rounds
+//     at 6f4ec28: write calls per create 9.1 and 8.2 against 15.0 and
+//     15.0 (3.5 to 3.8 without subscribers), CPU per create 0.91x and
+//     0.52x, p50 delivery 276 and 177 ms against 17 and 35 ms. At these
+//     rates (1,000 to 1,900 creates/s) a 5 ms delivery holds about one
+//     change per team, so every change is a write; the goal's 12,000
+//     creates/s on a quiet machine would need about 20 changes per write
+//     (half a write per create) to stay within 10%.
+//   - Waking the streams once per delivery rather than once per batch
+//     read (a delivery of more than 128 changes reads several batches),
+//     same runs, DeliveryInterval 200 ms, 6f4ec28 against d4b004c: write
+//     calls per create 0.87x and 0.65x, CPU per create 0.77x and 0.67x.
+//     At 5 ms the two are alike (15.0 write calls per create both).
 //   - One encoding per record answer (writeRecord, kit/etag.go): the
 //     ETag's json.Marshal and the body's encoder were about 9% of a
 //     SQLite get's CPU in the profile (go run ./bench --cpuprofile,

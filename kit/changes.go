@@ -48,6 +48,14 @@ type ChangesConfig struct {
 	// that falls further behind is disconnected (it resumes with
 	// Last-Event-ID). Default 256.
 	Buffer int
+	// DeliveryInterval is the least time between two deliveries of an
+	// instance to its streams: a change committed while the previous
+	// delivery is this recent waits for the next one, with every other
+	// change committed meanwhile, and each stream writes all of them in
+	// one write and flush. The first change after a quiet period is
+	// delivered at once. A longer interval means fewer writes per stream
+	// under load and a later delivery. Default 5 ms.
+	DeliveryInterval time.Duration
 	// PruneInterval is how often retention runs (once per period across
 	// the instances sharing the database). Default 1 minute.
 	PruneInterval time.Duration
@@ -71,6 +79,9 @@ func (c ChangesConfig) withDefaults() ChangesConfig {
 	}
 	if c.Buffer <= 0 {
 		c.Buffer = 256
+	}
+	if c.DeliveryInterval <= 0 {
+		c.DeliveryInterval = 5 * time.Millisecond
 	}
 	if c.PruneInterval <= 0 {
 		c.PruneInterval = time.Minute
@@ -218,18 +229,108 @@ func (k *Kit) frameOf(reg *collections.Registry, ch store.Change) *changeFrame {
 	return &changeFrame{id: ch.ID, teamID: ch.TeamID, collection: ch.Collection, sse: sse}
 }
 
-// changeSub is one open stream.
+// changeRound is the changes of one team that one delivery hands to the
+// team's streams, encoded once for all of them.
+type changeRound struct {
+	frames []*changeFrame // in position order
+	sse    []byte         // every frame's event, concatenated
+}
+
+// changeSub is one open stream. The hub queues whole rounds for it and
+// signals ready once per delivery, so a stream wakes, writes and flushes
+// once per delivery however many changes and rounds it holds.
 type changeSub struct {
 	teamID string
 	only   map[string]bool // collections asked for; nil for all
-	ch     chan *changeFrame
+	buffer int             // how many wanted changes may wait
+
+	mu      sync.Mutex
+	pending []*changeRound
+	queued  int // the wanted changes in pending
+
+	// ready holds a signal when rounds were queued since the last take
+	// (sent by signal).
+	ready chan struct{}
 	// dropped is closed when the hub gave up on the subscriber (its
 	// buffer was full) or the Kit closed.
 	dropped chan struct{}
 }
 
+func newChangeSub(teamID string, only map[string]bool, buffer int) *changeSub {
+	return &changeSub{teamID: teamID, only: only, buffer: buffer,
+		ready: make(chan struct{}, 1), dropped: make(chan struct{})}
+}
+
 func (s *changeSub) wants(f *changeFrame) bool {
 	return s.only == nil || s.only[f.collection]
+}
+
+// offer queues r for s, without waking the stream (see signal): queued
+// is false when s wants none of r's changes; ok is false, and nothing is
+// queued, when s has no room for those it wants.
+func (s *changeSub) offer(r *changeRound) (queued, ok bool) {
+	n := len(r.frames)
+	if s.only != nil {
+		n = 0
+		for _, f := range r.frames {
+			if s.wants(f) {
+				n++
+			}
+		}
+		if n == 0 {
+			return false, true
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.queued+n > s.buffer {
+		return false, false
+	}
+	s.pending = append(s.pending, r)
+	s.queued += n
+	return true, true
+}
+
+// signal wakes the stream to take what was queued.
+func (s *changeSub) signal() {
+	select {
+	case s.ready <- struct{}{}:
+	default:
+	}
+}
+
+// take returns the queued rounds, oldest first, and empties the queue;
+// spare (the slice a previous take returned, done with) is reused.
+func (s *changeSub) take(spare []*changeRound) []*changeRound {
+	clear(spare)
+	s.mu.Lock()
+	rounds := s.pending
+	s.pending = spare[:0]
+	s.queued = 0
+	s.mu.Unlock()
+	return rounds
+}
+
+// room is how many more changes s can queue.
+func (s *changeSub) room() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buffer - s.queued
+}
+
+// appendTo appends the events of r that s wants and that come after pos
+// to buf; it returns buf and the new position.
+func (s *changeSub) appendTo(buf []byte, r *changeRound, pos int64) ([]byte, int64) {
+	if s.only == nil && r.frames[0].id > pos {
+		return append(buf, r.sse...), r.frames[len(r.frames)-1].id
+	}
+	for _, f := range r.frames {
+		if f.id > pos && s.wants(f) {
+			buf = append(buf, f.sse...)
+			pos = f.id
+		}
+	}
+	return buf, pos
 }
 
 // changeHub reads the change log while streams are open and hands every
@@ -251,12 +352,16 @@ type changeHub struct {
 	wake        chan struct{}
 	stop        chan struct{}
 	stopOnce    sync.Once
-	wg          sync.WaitGroup
+	// touched holds the streams given rounds since they were last
+	// signalled (the loop's goroutine only, in poll under mu).
+	touched map[*changeSub]struct{}
+	wg      sync.WaitGroup
 }
 
 func newChangeHub(k *Kit, cfg ChangesConfig) *changeHub {
 	return &changeHub{k: k, cfg: cfg, subs: map[string]map[*changeSub]struct{}{},
-		authCh: make(chan struct{}), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+		authCh: make(chan struct{}), wake: make(chan struct{}, 1), stop: make(chan struct{}),
+		touched: map[*changeSub]struct{}{}}
 }
 
 // notify wakes the hub after a local commit.
@@ -384,6 +489,8 @@ func (h *changeHub) loop() {
 	defer poll.Stop()
 	auth := time.NewTicker(h.cfg.AuthCheckInterval)
 	defer auth.Stop()
+	gather := time.NewTimer(h.cfg.DeliveryInterval)
+	defer gather.Stop()
 	ctx, cancel := h.stopContext()
 	defer cancel()
 	for {
@@ -406,26 +513,37 @@ func (h *changeHub) loop() {
 				return
 			}
 			more, n := h.poll(ctx)
+			if more {
+				// A full batch: the next is waiting already. The streams
+				// are woken once for all of them (or by waitForRoom when
+				// one needs room), so that a stream writes them together.
+				continue
+			}
+			h.signal()
 			if n == 0 {
 				break
 			}
 			// Let the changes committing meanwhile gather, so that each
 			// stream is written and flushed once for several of them: with
 			// many subscribers the fan-out, not the database, is the cost.
+			gather.Reset(h.cfg.DeliveryInterval)
 			select {
 			case <-h.stop:
 				return
-			case <-time.After(coalesceDelivery):
+			case <-gather.C:
 			}
-			if !more {
-				break
-			}
+			break
 		}
 	}
 }
 
-// coalesceDelivery is the least time between two deliveries of one hub.
-const coalesceDelivery = 5 * time.Millisecond
+// signal wakes every stream given rounds since the last signal.
+func (h *changeHub) signal() {
+	for s := range h.touched {
+		s.signal()
+	}
+	clear(h.touched)
+}
 
 // slowStreamWait is how long the hub waits for every stream to have room
 // for a batch before it reads the next one; a stream that still has none
@@ -440,7 +558,7 @@ func (h *changeHub) dropFull(need int) {
 	defer h.mu.Unlock()
 	for _, subs := range h.subs {
 		for s := range subs {
-			if cap(s.ch)-len(s.ch) < need {
+			if s.room() < need {
 				close(s.dropped)
 				h.remove(s)
 			}
@@ -459,7 +577,7 @@ func (h *changeHub) waitForRoom(ctx context.Context) bool {
 	scan:
 		for _, subs := range h.subs {
 			for s := range subs {
-				if cap(s.ch)-len(s.ch) < need {
+				if s.room() < need {
 					full = true
 					break scan
 				}
@@ -470,6 +588,7 @@ func (h *changeHub) waitForRoom(ctx context.Context) bool {
 			return true
 		}
 		if deadline.IsZero() {
+			h.signal() // let them take what they were given
 			deadline = time.Now().Add(slowStreamWait)
 		} else if time.Now().After(deadline) {
 			h.dropFull(need)
@@ -542,17 +661,32 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 		return false, 0 // the subscribers left meanwhile; a new cursor rules
 	}
 	h.cursor = cur
+	// One round per team with streams: its events are concatenated once,
+	// and each of its streams queues the round as a whole.
+	rounds := map[string]*changeRound{}
+	var order []*changeRound
 	for _, f := range frames {
-		for s := range h.subs[f.teamID] {
-			if !s.wants(f) {
+		r := rounds[f.teamID]
+		if r == nil {
+			if len(h.subs[f.teamID]) == 0 {
 				continue
 			}
-			select {
-			case s.ch <- f:
-			default:
+			r = &changeRound{}
+			rounds[f.teamID] = r
+			order = append(order, r)
+		}
+		r.frames = append(r.frames, f)
+		r.sse = append(r.sse, f.sse...)
+	}
+	for _, r := range order {
+		for s := range h.subs[r.frames[0].teamID] {
+			queued, ok := s.offer(r)
+			if !ok {
 				// Too slow: disconnect rather than buffer without limit.
 				close(s.dropped)
 				h.remove(s)
+			} else if queued {
+				h.touched[s] = struct{}{}
 			}
 		}
 	}

@@ -19,13 +19,19 @@ func processCPU() time.Duration {
 
 // processWritten returns the bytes the process has handed to write(2) and
 // its kin so far (wchar in /proc/self/io).
-func processWritten() int64 {
+func processWritten() int64 { return processIO("wchar: ") }
+
+// processWrites returns how many write(2) calls and their kin the process
+// has made so far (syscw in /proc/self/io).
+func processWrites() int64 { return processIO("syscw: ") }
+
+func processIO(prefix string) int64 {
 	data, err := os.ReadFile("/proc/self/io")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.SplitSeq(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "wchar: "); ok {
+		if v, ok := strings.CutPrefix(line, prefix); ok {
 			n, _ := strconv.ParseInt(v, 10, 64)
 			return n
 		}

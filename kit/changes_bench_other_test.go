@@ -8,3 +8,5 @@ import "time"
 func processCPU() time.Duration { return -1 }
 
 func processWritten() int64 { return 0 }
+
+func processWrites() int64 { return 0 }

@@ -4,11 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,29 +25,60 @@ import (
 )
 
 // BenchmarkChangeStream measures the change stream on a SQLite file with
-// 0, 100 and 1,000 subscribers over real HTTP (httptest, in process): the
-// create throughput through the record API from 8 goroutines (creates/s),
-// the delivery latency from commit (the after-commit hook) to each
-// subscriber reading the event (p50-ms, p99-ms), and the memory an idle
-// subscriber holds (bytes/sub: heap and stacks of both ends of the stream,
-// server and reading client, measured after opening them all). Run it
+// 0, 100 and 1,000 subscribers over real HTTP: the create throughput
+// through the record API from 8 goroutines (creates/s), the delivery
+// latency from commit (the after-commit hook) to each subscriber reading
+// the event (p50-ms, p99-ms), the server process's CPU time and bytes
+// handed to write(2) per create, and the memory an idle subscriber holds
+// (bytes/sub: heap and stacks, measured after opening them all). Run it
 // with a fixed count of creates:
 //
 //	go test ./kit -run '^$' -bench ChangeStream -benchtime 2000x
 //
 // In "teams=1" every subscriber is a member of the one written team, so
 // each create is delivered to all of them (the worst case: the bytes sent
-// grow with creates times subscribers, and the reading clients share the
-// process's two cores). In "teams=100" the subscribers are spread over 100
-// teams and the creates go round the teams, as in a multi-tenant service:
-// each create reaches a hundredth of them. KIT_BENCH_NO_CHANGES=1 turns the
-// change log off (Config.Changes.Disabled) for the 0-subscriber baseline.
+// grow with creates times subscribers). In "teams=100" the subscribers are
+// spread over 100 teams and the creates go round the teams, as in a
+// multi-tenant service: each create reaches a hundredth of them.
+//
+// With "clients=process" the subscribers read their streams in a child
+// process (this test binary, re-executed to run
+// TestChangeStreamSubscriberProcess), so the CPU, the writes and bytes/sub
+// are the server's alone, as for remote clients. With "clients=inprocess"
+// the reading clients share the process, and its CPU, with the server, and
+// bytes/sub counts both ends of each stream.
+//
+// KIT_BENCH_NO_CHANGES=1 turns the change log off (Config.Changes.Disabled)
+// for the 0-subscriber baseline; KIT_BENCH_DELIVERY_INTERVAL (a duration)
+// sets Config.Changes.DeliveryInterval.
 func BenchmarkChangeStream(b *testing.B) {
-	for _, c := range []struct{ subs, teams int }{{0, 1}, {100, 1}, {1000, 1}, {1000, 100}} {
-		b.Run(fmt.Sprintf("subscribers=%d/teams=%d", c.subs, c.teams), func(b *testing.B) {
+	var interval time.Duration
+	if v := os.Getenv("KIT_BENCH_DELIVERY_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		interval = d
+	}
+	type benchCase struct {
+		subs, teams int
+		process     bool
+	}
+	cases := []benchCase{{0, 1, false}}
+	for _, process := range []bool{true, false} {
+		for _, c := range []benchCase{{100, 1, process}, {100, 100, process}, {1000, 1, process}, {1000, 100, process}} {
+			cases = append(cases, c)
+		}
+	}
+	for _, c := range cases {
+		clients := "inprocess"
+		if c.process {
+			clients = "process"
+		}
+		b.Run(fmt.Sprintf("subscribers=%d/teams=%d/clients=%s", c.subs, c.teams, clients), func(b *testing.B) {
 			k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: shopDefinitions(),
-				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != ""}})
-			benchChangeStream(b, k, k, c.subs, c.teams)
+				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != "", DeliveryInterval: interval}})
+			benchChangeStream(b, k, k, c.subs, c.teams, c.process)
 		})
 	}
 }
@@ -68,15 +102,16 @@ func BenchmarkChangeStreamAcrossInstances(b *testing.B) {
 			}
 			a := kittest.NewKit(b, cfg())
 			other := kittest.NewKit(b, cfg())
-			benchChangeStream(b, a, other, 100, 1)
+			benchChangeStream(b, a, other, 100, 1, false)
 		})
 	}
 }
 
 // benchChangeStream creates b.N records through writer and streams them
 // from reader (the same kit, or another on the same database) to subs
-// subscribers spread over teams teams.
-func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int) {
+// subscribers spread over teams teams, read in this process or, with
+// process, in a child process.
+func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, process bool) {
 	ctx := context.Background()
 	acc := writer.Accounts()
 	user, err := acc.CreateUser(ctx, teamauth.User{Name: "bench"})
@@ -111,61 +146,23 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int) {
 	})
 	srv := httptest.NewServer(reader.Handler())
 	b.Cleanup(srv.Close)
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: subs + 1}}
 
-	type received struct {
-		item string
-		at   time.Time
-	}
-	got := make([][]received, subs)
-	counts := make([]atomic.Int64, subs)
-	var ready, done sync.WaitGroup
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
-	streamCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	for i := range subs {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			req, _ := http.NewRequestWithContext(streamCtx, http.MethodGet, srv.URL+"/api/teams/"+slugs[i%teams]+"/kit-changes", nil)
-			req.Header.Set("Authorization", "Bearer "+token)
-			res, err := hc.Do(req)
-			if err != nil {
-				ready.Done()
-				return
-			}
-			defer res.Body.Close()
-			sc := bufio.NewScanner(res.Body)
-			isReady := false
-			for sc.Scan() {
-				line := sc.Text()
-				if !isReady && strings.HasPrefix(line, "event: ready") {
-					isReady = true
-					ready.Done()
-					continue
-				}
-				if j := strings.Index(line, `"itemId":"`); j >= 0 && strings.HasPrefix(line, "data: ") {
-					rest := line[j+len(`"itemId":"`):]
-					got[i] = append(got[i], received{item: rest[:strings.IndexByte(rest, '"')], at: time.Now()})
-					counts[i].Add(1)
-				}
-			}
-			if !isReady {
-				ready.Done()
-			}
-		}()
+	var readers streamReaders
+	if process && subs > 0 {
+		readers = startSubscriberProcess(b, srv.URL, token, slugs, subs)
+	} else if subs > 0 {
+		readers = openStreamReaders(srv.URL, token, slugs, subs)
 	}
-	ready.Wait()
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
 	perSub := (float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)) / float64(max(subs, 1))
 
 	const writers = 8
-	cpu0, written0 := processCPU(), processWritten()
+	cpu0, written0, writes0 := processCPU(), processWritten(), processWrites()
 	b.ResetTimer()
 	var wg sync.WaitGroup
 	for w := range writers {
@@ -185,30 +182,141 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "creates/s")
 	if cpu0 >= 0 {
-		// The process's CPU time and bytes handed to write(2) per create:
-		// steadier than creates/s on a machine whose speed varies, and the
-		// second counts the WAL pages a write transaction adds.
+		// The process's CPU time, bytes handed to write(2) and write calls
+		// per create: steadier than creates/s on a machine whose speed
+		// varies; the bytes count the WAL pages a write transaction adds
+		// and the events sent, the calls the stream writes.
 		b.ReportMetric(float64((processCPU()-cpu0).Microseconds())/float64(b.N), "cpu-µs/create")
 		b.ReportMetric(float64(processWritten()-written0)/float64(b.N), "written-B/create")
+		b.ReportMetric(float64(processWrites()-writes0)/float64(b.N), "writes/create")
 	}
 	if subs == 0 {
 		return
 	}
 	b.ReportMetric(perSub, "bytes/sub") // after ResetTimer, which drops metrics
-	// want is how many changes subscriber i receives: the creates of its
-	// team (the creates go round the teams).
-	want := func(i int) int {
-		t := i % teams
-		return max(b.N-t+teams-1, 0) / teams
+	mu.Lock()
+	defer mu.Unlock()
+	res, err := readers.finish(b.N, committed)
+	if err != nil {
+		b.Fatal(err)
 	}
-	// Wait until every subscriber has read every change (the limit only
-	// keeps a broken benchmark from hanging), then stop the streams.
+	for _, e := range res.errors {
+		b.Error(e)
+	}
+	b.ReportMetric(float64(res.p50.Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(res.p99.Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(res.resumes), "resumes")
+}
+
+// streamReaders is the reading side of BenchmarkChangeStream: finish waits
+// until every subscriber has read every change of its team (the limit of
+// a minute only keeps a broken benchmark from hanging), closes the streams
+// and measures the delivery latencies from the commit times.
+type streamReaders interface {
+	finish(creates int, committed map[string]time.Time) (readResult, error)
+}
+
+// readResult is what the subscribers read.
+type readResult struct {
+	p50, p99 time.Duration
+	resumes  int64    // reconnections of streams the server closed
+	errors   []string // subscribers that read too many or too few changes
+}
+
+// wantChanges is how many changes subscriber i of teams teams receives of
+// creates creates going round the teams.
+func wantChanges(creates, teams, i int) int {
+	t := i % teams
+	return max(creates-t+teams-1, 0) / teams
+}
+
+// localReaders reads the streams in goroutines of this process.
+type localReaders struct {
+	teams  int
+	got    [][]received
+	counts []atomic.Int64
+	// resumes counts reconnections with Last-Event-ID, resets the reset
+	// events read (a resume beyond the retained log; never here).
+	resumes, resets atomic.Int64
+	stop            context.CancelFunc
+	done            sync.WaitGroup
+}
+
+type received struct {
+	item string
+	at   time.Time
+}
+
+// openStreamReaders opens subs streams, subscriber i on team slugs[i %
+// len(slugs)], and returns once each has read its ready event.
+func openStreamReaders(url, token string, slugs []string, subs int) *localReaders {
+	r := &localReaders{teams: len(slugs), got: make([][]received, subs), counts: make([]atomic.Int64, subs)}
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: subs + 1}}
+	streamCtx, stop := context.WithCancel(context.Background())
+	r.stop = stop
+	var ready sync.WaitGroup
+	for i := range subs {
+		ready.Add(1)
+		r.done.Add(1)
+		go func() {
+			defer r.done.Done()
+			isReady := false
+			defer func() {
+				if !isReady {
+					ready.Done()
+				}
+			}()
+			// A stream the server closed (a subscriber too slow for its
+			// buffer) is resumed with Last-Event-ID, as clients do.
+			lastID := ""
+			for streamCtx.Err() == nil {
+				req, _ := http.NewRequestWithContext(streamCtx, http.MethodGet, url+"/api/teams/"+slugs[i%len(slugs)]+"/kit-changes", nil)
+				req.Header.Set("Authorization", "Bearer "+token)
+				if lastID != "" {
+					req.Header.Set("Last-Event-ID", lastID)
+					r.resumes.Add(1)
+				}
+				res, err := hc.Do(req)
+				if err != nil {
+					return
+				}
+				sc := bufio.NewScanner(res.Body)
+				for sc.Scan() {
+					line := sc.Text()
+					if id, ok := strings.CutPrefix(line, "id: "); ok {
+						lastID = id
+					}
+					if !isReady && strings.HasPrefix(line, "event: ready") {
+						isReady = true
+						ready.Done()
+						continue
+					}
+					if strings.HasPrefix(line, "event: reset") {
+						r.resets.Add(1)
+					}
+					if j := strings.Index(line, `"itemId":"`); j >= 0 && strings.HasPrefix(line, "data: ") {
+						rest := line[j+len(`"itemId":"`):]
+						r.got[i] = append(r.got[i], received{item: rest[:strings.IndexByte(rest, '"')], at: time.Now()})
+						r.counts[i].Add(1)
+					}
+				}
+				res.Body.Close()
+				if !isReady {
+					return
+				}
+			}
+		}()
+	}
+	ready.Wait()
+	return r
+}
+
+func (r *localReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
 		all := true
-		for i := range subs {
-			if counts[i].Load() < int64(want(i)) {
+		for i := range r.counts {
+			if r.counts[i].Load() < int64(wantChanges(creates, r.teams, i)) {
 				all = false
 				break
 			}
@@ -216,25 +324,163 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int) {
 		if all {
 			break
 		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	stop()
-	done.Wait()
-	mu.Lock()
-	defer mu.Unlock()
+	r.stop()
+	r.done.Wait()
+	res := readResult{resumes: r.resumes.Load()}
+	if n := r.resets.Load(); n > 0 {
+		res.errors = append(res.errors, fmt.Sprintf("got %d reset events, want none", n))
+	}
 	var lat []time.Duration
-	for i := range subs {
-		if len(got[i]) != want(i) {
-			b.Errorf("subscriber %d: got %d changes, want %d", i, len(got[i]), want(i))
+	for i, got := range r.got {
+		if want := wantChanges(creates, r.teams, i); len(got) != want {
+			res.errors = append(res.errors, fmt.Sprintf("subscriber %d: got %d changes, want %d", i, len(got), want))
 		}
-		for _, r := range got[i] {
-			if at, ok := committed[r.item]; ok {
-				lat = append(lat, max(r.at.Sub(at), 0))
+		for _, g := range got {
+			if at, ok := committed[g.item]; ok {
+				lat = append(lat, max(g.at.Sub(at), 0))
 			}
 		}
 	}
 	slices.Sort(lat)
 	if len(lat) > 0 {
-		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		res.p50, res.p99 = lat[len(lat)/2], lat[len(lat)*99/100]
 	}
+	return res, nil
+}
+
+// The child process's protocol: the parent passes the server's URL, the
+// token, the team slugs and the subscriber count in the environment; the
+// child opens the streams and prints "ready"; the parent writes the commit
+// times to a file (item id and Unix nanoseconds per line) and sends
+// "finish <creates> <file>" on the child's stdin; the child waits for every
+// change, closes the streams and prints "result <p50 ns> <p99 ns>
+// <resumes>", then
+// one "error <text>" line per subscriber that read a wrong count, then
+// "end".
+const (
+	envSubscribeURL   = "KIT_BENCH_SUBSCRIBE_URL"
+	envSubscribeToken = "KIT_BENCH_SUBSCRIBE_TOKEN"
+	envSubscribeTeams = "KIT_BENCH_SUBSCRIBE_TEAMS"
+	envSubscribeCount = "KIT_BENCH_SUBSCRIBE_COUNT"
+)
+
+// TestChangeStreamSubscriberProcess is the child process of
+// BenchmarkChangeStream's clients=process cases; run by itself it skips.
+func TestChangeStreamSubscriberProcess(t *testing.T) {
+	url := os.Getenv(envSubscribeURL)
+	if url == "" {
+		t.Skip("the subscribers' process of BenchmarkChangeStream")
+	}
+	subs, err := strconv.Atoi(os.Getenv(envSubscribeCount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := openStreamReaders(url, os.Getenv(envSubscribeToken), strings.Split(os.Getenv(envSubscribeTeams), ","), subs)
+	fmt.Println("ready")
+	in := bufio.NewScanner(os.Stdin)
+	if !in.Scan() {
+		t.Fatal("the parent sent no finish line")
+	}
+	var creates int
+	var path string
+	if _, err := fmt.Sscanf(in.Text(), "finish %d %s", &creates, &path); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	committed := map[string]time.Time{}
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		item, ns, _ := strings.Cut(line, " ")
+		n, _ := strconv.ParseInt(ns, 10, 64)
+		committed[item] = time.Unix(0, n)
+	}
+	res, err := r.finish(creates, committed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("result %d %d %d\n", res.p50.Nanoseconds(), res.p99.Nanoseconds(), res.resumes)
+	for _, e := range res.errors {
+		fmt.Println("error " + e)
+	}
+	fmt.Println("end")
+}
+
+// childReaders reads the streams in a child process.
+type childReaders struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+	dir string
+}
+
+// startSubscriberProcess starts the child process with subs subscribers
+// and returns once each has read its ready event.
+func startSubscriberProcess(b *testing.B, url, token string, slugs []string, subs int) *childReaders {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestChangeStreamSubscriberProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envSubscribeURL+"="+url, envSubscribeToken+"="+token,
+		envSubscribeTeams+"="+strings.Join(slugs, ","), envSubscribeCount+"="+strconv.Itoa(subs))
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	c := &childReaders{cmd: cmd, in: in, out: bufio.NewScanner(out), dir: b.TempDir()}
+	b.Cleanup(func() {
+		_ = in.Close()
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	for c.out.Scan() {
+		if c.out.Text() == "ready" {
+			return c
+		}
+	}
+	b.Fatalf("the subscribers' process ended before its streams were ready: %v", c.out.Err())
+	return nil
+}
+
+func (c *childReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
+	var sb strings.Builder
+	for item, at := range committed {
+		fmt.Fprintf(&sb, "%s %d\n", item, at.UnixNano())
+	}
+	path := c.dir + "/committed.txt"
+	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
+		return readResult{}, err
+	}
+	if _, err := fmt.Fprintf(c.in, "finish %d %s\n", creates, path); err != nil {
+		return readResult{}, err
+	}
+	var res readResult
+	for c.out.Scan() {
+		line := c.out.Text()
+		switch {
+		case strings.HasPrefix(line, "result "):
+			var p50, p99 int64
+			if _, err := fmt.Sscanf(line, "result %d %d %d", &p50, &p99, &res.resumes); err != nil {
+				return res, err
+			}
+			res.p50, res.p99 = time.Duration(p50), time.Duration(p99)
+		case strings.HasPrefix(line, "error "):
+			res.errors = append(res.errors, strings.TrimPrefix(line, "error "))
+		case line == "end":
+			return res, nil
+		}
+	}
+	return res, fmt.Errorf("the subscribers' process ended without a result: %v", c.out.Err())
 }

@@ -91,7 +91,7 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	sub := &changeSub{teamID: acc.Team.ID, only: only, ch: make(chan *changeFrame, k.hub.cfg.Buffer), dropped: make(chan struct{})}
+	sub := newChangeSub(acc.Team.ID, only, k.hub.cfg.Buffer)
 	live, err := k.hub.subscribe(ctx, sub)
 	if err != nil {
 		k.WriteError(w, r, err)
@@ -126,14 +126,20 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	var buf []byte
-	send := func() bool {
-		if len(buf) == 0 {
+	// write sends data (buf, or a round's shared events) in one write and
+	// flush.
+	write := func(data []byte) bool {
+		if len(data) == 0 {
 			return true
 		}
 		_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
-		_, err := w.Write(buf)
-		buf = buf[:0]
+		_, err := w.Write(data)
 		return err == nil && rc.Flush() == nil
+	}
+	send := func() bool {
+		ok := write(buf)
+		buf = buf[:0]
+		return ok
 	}
 	buf = append(buf, "retry: 2000\n\n"...)
 	if reset != "" {
@@ -175,6 +181,7 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 		recheck = t.C
 	}
 	lastFull := time.Now()
+	var rounds []*changeRound
 	stillAllowed := func() bool {
 		lastFull = time.Now()
 		now, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
@@ -186,18 +193,20 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-sub.dropped:
 			return
-		case f := <-sub.ch:
-			for {
-				if f.id > pos {
-					buf = append(buf, f.sse...)
-					pos = f.id
+		case <-sub.ready:
+			// Everything queued goes in one write: a round alone as the
+			// hub encoded it, several copied together.
+			rounds = sub.take(rounds)
+			if len(rounds) == 1 && sub.only == nil && rounds[0].frames[0].id > pos {
+				r := rounds[0]
+				pos = r.frames[len(r.frames)-1].id
+				if !write(r.sse) {
+					return
 				}
-				select {
-				case f = <-sub.ch:
-					continue
-				default:
-				}
-				break
+				continue
+			}
+			for _, r := range rounds {
+				buf, pos = sub.appendTo(buf, r, pos)
 			}
 			if !send() {
 				return

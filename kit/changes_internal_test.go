@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	slow := &changeSub{teamID: "t1", ch: make(chan *changeFrame, 1), dropped: make(chan struct{})}
+	slow := newChangeSub("t1", nil, 1)
 	if _, err := k.hub.subscribe(t.Context(), slow); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 	if count != 0 {
 		t.Errorf("got %d subscribers after the drop, want 0", count)
 	}
-	if got := len(slow.ch); got != 1 {
+	if got := slow.buffer - slow.room(); got != 1 {
 		t.Errorf("got %d buffered events, want the buffer's 1", got)
 	}
 }
@@ -57,7 +58,7 @@ func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanIt
 		t.Fatal(err)
 	}
 	defer reader.Close()
-	sub := &changeSub{teamID: "t1", ch: make(chan *changeFrame, 8), dropped: make(chan struct{})}
+	sub := newChangeSub("t1", nil, 8)
 	if _, err := reader.hub.subscribe(t.Context(), sub); err != nil {
 		t.Fatal(err)
 	}
@@ -73,12 +74,78 @@ func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanIt
 	deadline := time.After(15 * time.Second) // only keeps a broken test from hanging
 	for got < writes {
 		select {
-		case <-sub.ch:
-			got++
+		case <-sub.ready:
+			for _, r := range sub.take(nil) {
+				got += len(r.frames)
+			}
 		case <-sub.dropped:
 			t.Fatalf("got the subscriber dropped after %d of %d changes, want it kept: it read every change at once", got, writes)
 		case <-deadline:
 			t.Fatalf("got %d of %d changes", got, writes)
 		}
+	}
+}
+
+func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
+	frame := func(id int64, collection string) *changeFrame {
+		return &changeFrame{id: id, teamID: "t1", collection: collection, sse: []byte("id: " + strconv.FormatInt(id, 10) + "\n\n")}
+	}
+	round := func(frames ...*changeFrame) *changeRound {
+		r := &changeRound{frames: frames}
+		for _, f := range frames {
+			r.sse = append(r.sse, f.sse...)
+		}
+		return r
+	}
+	tests := []struct {
+		name         string
+		only         map[string]bool
+		buffer       int
+		pos          int64 // the stream's position when it takes the rounds
+		rounds       []*changeRound
+		wantAccepted []bool
+		wantWritten  string
+	}{
+		{name: "a stream writes every queued round in order", buffer: 4,
+			rounds:       []*changeRound{round(frame(1, "a"), frame(2, "a")), round(frame(3, "a"))},
+			wantAccepted: []bool{true, true}, wantWritten: "id: 1\n\nid: 2\n\nid: 3\n\n"},
+		{name: "a stream refuses a round its buffer has no room for", buffer: 2,
+			rounds:       []*changeRound{round(frame(1, "a")), round(frame(2, "a"), frame(3, "a"))},
+			wantAccepted: []bool{true, false}, wantWritten: "id: 1\n\n"},
+		{name: "a narrowed stream counts and writes only its collections", only: map[string]bool{"a": true}, buffer: 1,
+			rounds:       []*changeRound{round(frame(1, "a"), frame(2, "b")), round(frame(3, "b")), round(frame(4, "a"))},
+			wantAccepted: []bool{true, true, false}, wantWritten: "id: 1\n\n"},
+		{name: "a stream skips the changes at or before its position", buffer: 4, pos: 2,
+			rounds:       []*changeRound{round(frame(1, "a"), frame(2, "a"), frame(3, "a"))},
+			wantAccepted: []bool{true}, wantWritten: "id: 3\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newChangeSub("t1", tt.only, tt.buffer)
+			for i, r := range tt.rounds {
+				if _, got := s.offer(r); got != tt.wantAccepted[i] {
+					t.Errorf("round %d: got accepted %v, want %v", i, got, tt.wantAccepted[i])
+				}
+			}
+			if got := len(s.ready); got != 0 {
+				t.Errorf("got %d ready signals before signal, want 0", got)
+			}
+			s.signal()
+			s.signal()
+			if got := len(s.ready); got != 1 {
+				t.Errorf("got %d ready signals after two, want 1", got)
+			}
+			var buf []byte
+			pos := tt.pos
+			for _, r := range s.take(nil) {
+				buf, pos = s.appendTo(buf, r, pos)
+			}
+			if string(buf) != tt.wantWritten {
+				t.Errorf("got written %q, want %q", buf, tt.wantWritten)
+			}
+			if got := s.room(); got != tt.buffer {
+				t.Errorf("got room %d after the take, want the whole buffer %d", got, tt.buffer)
+			}
+		})
 	}
 }
