@@ -18,17 +18,7 @@ import (
 // cache's version read, the record read and the answer with its ETag, one
 // request per op, on a WAL file database holding 1,000 records.
 func BenchmarkHTTPGet(b *testing.B) {
-	k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: []collections.Definition{{
-		Name: "products", Layer: "shop",
-		Fields: []collections.Field{
-			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
-			{Name: "sku", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
-			{Name: "description", Type: collections.TypeText},
-			{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
-			{Name: "stock", Type: collections.TypeNumber, Meta: collections.FieldMeta{Index: true}},
-		},
-		Config: &collections.Config{FetchStrategy: "restful"},
-	}}})
+	k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: []collections.Definition{benchProducts("restful")}})
 	ctx := context.Background()
 	seed, err := testkit.SeedWorld(ctx, k, testkit.World{
 		Teams: []string{"acme"},
@@ -74,4 +64,21 @@ func serveOnce(h http.Handler, r *http.Request) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	return w
+}
+
+// benchProducts is the HTTP benchmarks' collection shopProducts, fetched
+// with the strategy fetch ("restful" or "query").
+func benchProducts(fetch string) collections.Definition {
+	return collections.Definition{
+		Name: "products", Layer: "shop",
+		Fields: []collections.Field{
+			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
+			{Name: "sku", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
+			{Name: "description", Type: collections.TypeText},
+			{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
+			{Name: "stock", Type: collections.TypeNumber, Meta: collections.FieldMeta{Index: true}},
+			{Name: "isActive", Type: collections.TypeBoolean},
+		},
+		Config: &collections.Config{FetchStrategy: fetch},
+	}
 }

@@ -34,18 +34,7 @@ const idsBenchRows = 100_000
 func BenchmarkHTTPIDs(b *testing.B) {
 	for _, e := range []testdb.Engine{testdb.EngineSQLite, testdb.EnginePostgres} {
 		b.Run(string(e), func(b *testing.B) {
-			cfg := kit.Config{SQLitePath: tempDBPath(b), Definitions: []collections.Definition{{
-				Name: "products", Layer: "shop",
-				Fields: []collections.Field{
-					{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
-					{Name: "sku", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
-					{Name: "description", Type: collections.TypeText},
-					{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
-					{Name: "stock", Type: collections.TypeNumber, Meta: collections.FieldMeta{Index: true}},
-					{Name: "isActive", Type: collections.TypeBoolean},
-				},
-				Config: &collections.Config{FetchStrategy: "query"},
-			}}}
+			cfg := kit.Config{SQLitePath: tempDBPath(b), Definitions: []collections.Definition{benchProducts("query")}}
 			if e == testdb.EnginePostgres {
 				cfg.SQLitePath, cfg.DB = "", testdb.PostgresDB(b)
 			}
