@@ -66,9 +66,7 @@ func BenchmarkChangeStream(b *testing.B) {
 	}
 	cases := []benchCase{{0, 1, false}}
 	for _, process := range []bool{true, false} {
-		for _, c := range []benchCase{{100, 1, process}, {100, 100, process}, {1000, 1, process}, {1000, 100, process}} {
-			cases = append(cases, c)
-		}
+		cases = append(cases, []benchCase{{100, 1, process}, {100, 100, process}, {1000, 1, process}, {1000, 100, process}}...)
 	}
 	for _, c := range cases {
 		clients := "inprocess"
