@@ -94,11 +94,7 @@ func seedHitRates(b testing.TB, n int) (*Store, *collections.Collection) {
 // so background load falls on both alike; it reports each one's time per
 // search and scan/kit, how many times faster kit is.
 func BenchmarkSearchByHitRate(b *testing.B) {
-	n := 20000
-	if v, err := strconv.Atoi(os.Getenv("KIT_BENCH_ROWS")); err == nil && v > 0 {
-		n = v
-	}
-	s, c := seedHitRates(b, n)
+	s, c := seedHitRates(b, benchRows())
 	ctx := b.Context()
 	sort := []collections.SortKey{{Attr: mustAttr(b, c, "createdAt"), Desc: true}, {Attr: mustAttr(b, c, "id"), Desc: true}}
 	table := quote(c.Table())
@@ -162,11 +158,7 @@ func BenchmarkSearchByHitRate(b *testing.B) {
 // slots and with as many slots as searches (no bound). It reports the
 // list's mean latency in each case and loaded/quiet.
 func BenchmarkListUnderCommonSearches(b *testing.B) {
-	n := 20000
-	if v, err := strconv.Atoi(os.Getenv("KIT_BENCH_ROWS")); err == nil && v > 0 {
-		n = v
-	}
-	s, c := seedHitRates(b, n)
+	s, c := seedHitRates(b, benchRows())
 	ctx := b.Context()
 	sort := []collections.SortKey{{Attr: mustAttr(b, c, "createdAt"), Desc: true}, {Attr: mustAttr(b, c, "id"), Desc: true}}
 	list := collections.ListQuery{Page: 1, PageSize: 20, Sort: sort}
@@ -219,4 +211,13 @@ func BenchmarkListUnderCommonSearches(b *testing.B) {
 			b.ReportMetric(float64(loaded)/float64(quiet), "loaded/quiet")
 		})
 	}
+}
+
+// benchRows is the rows of team t1 the hit-rate benchmarks seed:
+// KIT_BENCH_ROWS, default 20,000.
+func benchRows() int {
+	if v, err := strconv.Atoi(os.Getenv("KIT_BENCH_ROWS")); err == nil && v > 0 {
+		return v
+	}
+	return 20000
 }
