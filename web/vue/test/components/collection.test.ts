@@ -220,6 +220,35 @@ describe('KitCollection', () => {
     ])
   })
 
+  it('a node moved by a key has the focus on its handle in the render that shows it moved, before the list read back ends', async () => {
+    const tag = unique('focus')
+    const cats = clientAs('ann').team('acme').collection('shopCategories')
+    const a = await cats.create({ title: `${tag} A` })
+    const b = await cats.create({ title: `${tag} B` })
+    // The list read after the move answers 500 ms late, the tree read at
+    // once: for those 500 ms the tree shows the node in its new place.
+    const realFetch = globalThis.fetch
+    let slowList = false
+    const fetchSpy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input)
+      if (slowList && /\/shop-categories(\?|$)/.test(url)) await new Promise((r) => setTimeout(r, 500))
+      return realFetch(input, init)
+    })
+    try {
+      const w = mountWithKit(KitCollection, { props: { collection: 'shopCategories' }, attachTo: document.body })
+      const handle = (id: string) => w.find(`[data-kit-tree-node="${id}"] > div [data-kit-drag-handle]`)
+      await waitFor(() => expect(handle(b.id).exists()).toBe(true))
+      ;(handle(b.id).element as HTMLElement).focus()
+      slowList = true
+      await handle(b.id).trigger('keydown', { key: 'ArrowRight' })
+      await waitFor(() => expect(w.find(`[data-kit-tree-children="${a.id}"] [data-kit-tree-node="${b.id}"]`).exists()).toBe(true))
+      expect(document.activeElement).toBe(handle(b.id).element)
+      await waitFor(async () => expect((await cats.item(b.id, { force: true })).parentId).toBe(a.id))
+    } finally {
+      fetchSpy.mockRestore()
+    }
+  })
+
   it('a sortable table emits reorder with the new order', async () => {
     const w = mount(KitCollection, { props: { collection: 'tasks', rows, columns, stateless: true, sortable: true } })
     await flushPromises()
