@@ -450,7 +450,8 @@ func TestBrowserKeyboard(t *testing.T) {
 	p.waitFor("the tree", `document.querySelectorAll('[data-kit-tree-node]').length === 3`)
 
 	// Each step presses a key on the focused handle, then waits for the
-	// store and for the focus to be back on the moved node's handle.
+	// store, for the tree to show the node in its new place, and for the
+	// focus to be on the moved node's handle (the next key goes there).
 	press := func(t *testing.T, key, title string, parent any, order float64) {
 		t.Helper()
 		p.do(chromedp.KeyEvent(key))
@@ -458,6 +459,14 @@ func TestBrowserKeyboard(t *testing.T) {
 			gotParent, gotOrder := w.stored(t, "shopCategories", title)
 			return gotParent == parent && gotOrder == order
 		})
+		list := ""
+		if parent != nil {
+			list = parent.(string)
+		}
+		p.waitFor(fmt.Sprintf("%s shown under %v at %v", title, parent, order), fmt.Sprintf(
+			`(() => { const li = document.querySelector('[data-kit-tree-node=' + JSON.stringify(%s) + ']'); const l = li?.parentElement;
+			return l?.getAttribute('data-kit-tree-children') === %s && [...l.children].filter(e => e.matches('[data-kit-tree-node]')).indexOf(li) === %v })()`,
+			jsString(w.ids[title]), jsString(list), order))
 		p.waitFor("the focus on the moved node's handle", fmt.Sprintf(`document.activeElement?.getAttribute('aria-label') === %s`, jsString("Move "+title)))
 	}
 
