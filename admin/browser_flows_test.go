@@ -73,6 +73,16 @@ func TestBrowserTable(t *testing.T) {
 	p.signIn("/teams/acme/collections/shopProducts")
 	p.waitText("[data-kit-summary]", "Showing 1 to 10 of 25 results")
 
+	t.Run("the page is titled with the collection's name while the sidebar shows its adminNav label", func(t *testing.T) {
+		p.step(t)
+		if got, want := eval[string](p, `document.querySelector('main h1')?.textContent.trim()`), "Products"; got != want {
+			t.Errorf("got the title %q, want %q (displayName, the one a phone shows)", got, want)
+		}
+		if got, want := eval[string](p, `document.querySelector('nav a[href$="/collections/shopProducts"]')?.textContent.trim()`), "Catalogue"; got != want {
+			t.Errorf("got the sidebar entry %q, want %q (adminNav.label)", got, want)
+		}
+	})
+
 	t.Run("search waits for the typing to pause, asks the server once and resets to page 1", func(t *testing.T) {
 		p.step(t)
 		p.do(chromedp.Click(chromedp.CSS(`button[aria-label="Next page"]`)))
@@ -547,6 +557,9 @@ func TestBrowserPhone(t *testing.T) {
 
 	t.Run("at 390 px the products show as a list of cards, with no table and no sideways scroll", func(t *testing.T) {
 		p.step(t)
+		if got, want := eval[string](p, `document.querySelector('main h1')?.textContent.trim()`), "Products"; got != want {
+			t.Errorf("got the title %q, want %q (the desktop's)", got, want)
+		}
 		if got := eval[string](p, `document.querySelector('[data-kit-layout]').dataset.kitLayout`); got != "list" {
 			t.Errorf("got the %q layout, want list (the mobile-friendly preset below lg)", got)
 		}

@@ -117,7 +117,7 @@ var schemas = fstest.MapFS{
 	"work/tasks.json":      {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
 	"work/notes.json":      {Data: []byte(`{"title": {"type": "string"}}`)},
 	"kit.config.json": {Data: []byte(`{
-		"shopProducts": {"fetchStrategy": "restful", "adminNav": {"icon": "i-lucide-package", "label": "Products", "order": 1},
+		"shopProducts": {"fetchStrategy": "restful", "adminNav": {"icon": "i-lucide-package", "label": "Catalogue", "order": 1},
 			"defaultPagination": {"pageSize": 10, "sortBy": "createdAt", "sortDirection": "desc"}},
 		"shopCategories": {"hierarchy": {"enabled": true}, "container": "modal", "adminNav": {"icon": "i-lucide-folder-tree", "order": 2}},
 		"workTasks": {"sortable": {"enabled": true}, "adminNav": {"icon": "i-lucide-list", "order": 3}},

@@ -37,10 +37,10 @@ func TestBrowserSignInAndList(t *testing.T) {
 		p.checkAccessibility("the products list")
 	})
 
-	t.Run("the sidebar lists the collections by adminNav order and hides enabled false", func(t *testing.T) {
+	t.Run("the sidebar lists the collections by adminNav order, with adminNav.label where set, and hides enabled false", func(t *testing.T) {
 		p.step(t)
 		got := eval[[]string](p, `[...document.querySelectorAll('nav[aria-label=Collections] a')].map(a => a.innerText.trim())`)
-		if want := []string{"Products", "Categories", "Tasks", "Suppliers", "Activity"}; !slices.Equal(got, want) {
+		if want := []string{"Catalogue", "Categories", "Tasks", "Suppliers", "Activity"}; !slices.Equal(got, want) {
 			t.Errorf("got sidebar %v, want %v", got, want)
 		}
 	})

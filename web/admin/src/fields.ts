@@ -1,5 +1,5 @@
 import type { CollectionConfig } from '@collectionkit/client'
-import { humanize } from './nav'
+import { humanize } from '@collectionkit/vue'
 
 /** FieldMeta is what the admin knows of a field: the registry's field metadata plus the JSON Schema's. */
 export interface FieldMeta {

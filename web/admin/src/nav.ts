@@ -1,4 +1,5 @@
 import type { CollectionConfig, CollectionConfigs } from '@collectionkit/client'
+import { humanize } from '@collectionkit/vue'
 
 /** NavEntry is one collection in the sidebar. */
 export interface NavEntry {
@@ -8,13 +9,7 @@ export interface NavEntry {
   order: number
 }
 
-/** humanize turns a camelCase name into words: `blogPosts` -> `Blog posts`. */
-export function humanize(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[-_]+/g, ' ').toLowerCase()
-  return words.charAt(0).toUpperCase() + words.slice(1)
-}
-
-/** collectionLabel: adminNav.label, else displayName, else the humanized name. */
+/** collectionLabel is a collection's sidebar entry: adminNav.label, else displayName, else the humanized name. */
 export function collectionLabel(c: CollectionConfig): string {
   const nav = c.adminNav as { label?: string } | undefined
   return nav?.label || c.displayName || humanize(c.name)
