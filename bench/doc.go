@@ -282,6 +282,22 @@
 //     LISTEN/NOTIFY cache is not exact: the notification reaches another
 //     instance after the commit has returned to its writer, so that
 //     instance can serve a request with the old authorization meanwhile.
+//   - PostgreSQL reads confirm the authorization in their own statement
+//     (kit/cached_access.go, store.VersionProbe), 2026-11-24: one
+//     alternating pair of runs (--workloads get,ids1,list,filter
+//     --duration 6s, 20,000 rows), the commit before against the change,
+//     at load average 14 to 25 on 2 cores (other sessions' tests on the
+//     same PostgreSQL server; "other CPU" up to 26%): kit/raw req/s get
+//     0.60x to 0.69x, ids1 0.55x to 0.63x, list 1.26x to 1.60x, filter
+//     0.35x to 0.54x (filter and list swing more than that between runs
+//     of the same code). The profile of the kit child for get no longer
+//     shows readVersion (18.6% of its CPU before); kit's Go CPU is not the
+//     limit (35% of its core). pgbench against copies of both servers'
+//     tables (4 clients, 5 s, two rounds): the version read then the get
+//     1,597 and 1,788 tps, the get with the version as a column 1,942 and
+//     1,934, the baseline's get 2,069 and 1,932: per statement the
+//     database now does what the baseline's does, and the remaining gap
+//     of a get is elsewhere.
 //   - Row counts for unfiltered totals (internal/store/counts.go), 2026-11-23,
 //     a busy machine (other processes 60-160% of a core): at 1,000,000 rows
 //     (--rows 1000000 --workloads list --rounds 2) a page newest first with
