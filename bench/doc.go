@@ -282,6 +282,39 @@
 //     LISTEN/NOTIFY cache is not exact: the notification reaches another
 //     instance after the commit has returned to its writer, so that
 //     instance can serve a request with the old authorization meanwhile.
+//   - PostgreSQL reads confirm the authorization in their own statement
+//     (kit/cached_access.go, store.VersionProbe), 2026-11-24: two
+//     alternating pairs of runs (--workloads get,ids1,list,filter
+//     --duration 6s, 20,000 rows), the commit before against the change,
+//     at load average 5 to 30 on 2 cores (other sessions' tests on the
+//     same PostgreSQL server; "other CPU" up to 26%): kit/raw req/s get
+//     0.60x to 0.69x and 0.67x to 0.72x, ids1 0.55x to 0.63x and 0.63x to
+//     0.69x; list (1.26x to 1.60x, 1.54x to 0.85x) and filter (0.35x to
+//     0.54x, 0.55x to 0.50x) swing more than that between runs of the
+//     same code. The profile of the kit child for get no longer
+//     shows readVersion (18.6% of its CPU before); kit's Go CPU is not the
+//     limit (35% of its core). pgbench against copies of both servers'
+//     tables (4 clients, 5 s, two rounds): the version read then the get
+//     1,597 and 1,788 tps, the get with the version as a column 1,942 and
+//     1,934, the baseline's get 2,069 and 1,932: per statement the
+//     database now does what the baseline's does, and the remaining gap
+//     of a get is elsewhere.
+//   - Where the rest of the PostgreSQL gap goes (2026-11-24, load average
+//     5 to 14, copies of both servers' 22,000-row tables). Filter: its
+//     total is a count that scans the team's rows for the unindexed price
+//     (EXPLAIN (ANALYZE, BUFFERS): 1,693 pages for kit, 1,206 for the
+//     baseline: kit's rows carry the sort-key columns, description__key a
+//     second copy of the description), and its page walks the team's
+//     newest rows, which kit's API seeding (concurrent creates) spread
+//     over one page each: 189 to 245 buffers for kit's page of 20 against
+//     17 to 24 for the bulk-seeded baseline. Seeding kit in bulk too
+//     (--bulk-over 0) still left filter at 0.67x (one run). Creates:
+//     pgbench of a bare INSERT (4 clients, 5 s, two rounds) into kit's
+//     table shape 316 and 309 tps (305 and 184 in a second pair), the same
+//     shape without the three trigram GIN indexes 402 and 268, the
+//     baseline's shape 389 and 407 (543 and 300): the indexes of kit's
+//     search cost about a quarter of an insert, before the change row and
+//     the row count's delta row that kit's statement also writes.
 //   - Row counts for unfiltered totals (internal/store/counts.go), 2026-11-23,
 //     a busy machine (other processes 60-160% of a core): at 1,000,000 rows
 //     (--rows 1000000 --workloads list --rounds 2) a page newest first with

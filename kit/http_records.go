@@ -48,6 +48,9 @@ type collectionCall struct {
 // that order: a caller learns nothing about a team it is not in.
 func (k *Kit) collectionRoute(serve func(http.ResponseWriter, *http.Request, collectionCall)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if k.serveFromCachedAccess(w, r, serve) {
+			return
+		}
 		acc, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
 		if err != nil {
 			k.WriteError(w, r, err)

@@ -126,6 +126,10 @@ type Kit struct {
 	router     router
 	handler    http.Handler // built once by Open: see buildHandler
 	teamAuth   *teamauth.Auth
+	// defaultAuth: kit's own accounts answer who the caller is (the
+	// default Authenticator over k.auth), so a read may authorize from
+	// their cache (cached_access.go).
+	defaultAuth bool
 
 	describeMu sync.Mutex
 	describers []func(*openapi.Document) error // see DescribeAPI
@@ -181,6 +185,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 		return nil, fmt.Errorf("kit: Config.Accounts: %w", err)
 	}
 	if k.cfg.Authenticator == nil {
+		k.defaultAuth = k.cfg.Directory == teamauth.Directory(k.auth)
 		k.cfg.Authenticator = teamauth.Chain(teamauth.ContextAuthenticator{}, teamauth.BearerAuthenticator{Tokens: k.auth}, sessions)
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}

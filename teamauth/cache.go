@@ -30,6 +30,12 @@ const authCacheSize = 4096
 
 const sqlAuthVersion = `SELECT version FROM kit_auth_state WHERE id = 1`
 
+// AuthVersionSubquery is the scalar subquery of kit_auth_state's version:
+// a statement that returns it as a column reads it in the statement's own
+// snapshot, the way a caller of [Store.CachedAccess] confirms the version
+// without a query of its own.
+const AuthVersionSubquery = `(` + sqlAuthVersion + `)`
+
 // tokenEntry is what UserByToken found for a token hash.
 type tokenEntry struct {
 	user     User
@@ -68,6 +74,15 @@ func (c *versionedMap[K, V]) get(k K, version int64) (V, bool) {
 	}
 	v, ok := c.m[k]
 	return v, ok
+}
+
+// latest returns the entry of k and the version it was read under, the
+// newest version the map has seen, whatever the current one is.
+func (c *versionedMap[K, V]) latest(k K) (V, int64, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	v, ok := c.m[k]
+	return v, c.version, ok
 }
 
 // put stores v, read under version, for k. A newer version empties the

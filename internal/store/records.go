@@ -72,7 +72,8 @@ func (s *Store) scanRecordsAnd(ctx context.Context, db bun.IDB, c *collections.C
 
 // Get returns the record id of team teamID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
-	recs, err := s.scanRecords(ctx, db, c, getSQL(c), teamID, id)
+	col, dst := probeColumn(ctx)
+	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), getSQLWith(c, col), teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +123,8 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 	if len(ids) == 0 {
 		return []Record{}, nil
 	}
-	recs, err := s.scanRecords(ctx, db, c, s.getManySQL(c), teamID, inListOf(ids))
+	col, dst := probeColumn(ctx)
+	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), s.getManySQL(c, col), teamID, inListOf(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -140,9 +142,10 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 }
 
 // getManySQL reads records by id: the primary key finds them, the team
-// is tested on each (see teamTest).
-func (s *Store) getManySQL(c *collections.Collection) string {
-	return "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
+// is tested on each (see teamTest). probe is a version probe's column or
+// "".
+func (s *Store) getManySQL(c *collections.Collection, probe string) string {
+	return "SELECT " + selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
 }
 
 // teamTest is the condition on a row's team, with one argument. byKey
@@ -575,6 +578,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		countFrom, countArgs = " FROM "+table+" WHERE +"+w, a
 	}
 	var total int
+	col, dst := probeColumn(ctx)
 	if unfiltered(q) && db == bun.IDB(s.db) && s.dialect == dialect.PG {
 		if page, ok, err := s.pageWithTotal(ctx, c, teamID, q, from, args); err != nil || ok {
 			return page, err
@@ -585,7 +589,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		if total, err = s.teamRows(ctx, db, c, teamID); err != nil {
 			return Page{}, err
 		}
-	} else if err := s.queryRow(ctx, db, "SELECT count(*)"+countFrom, countArgs...).Scan(&total); err != nil {
+	} else if err := s.queryRow(ctx, db, "SELECT count(*)"+col+countFrom, countArgs...).Scan(append([]any{&total}, extraOf(dst)...)...); err != nil {
 		return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
 	page := Page{Total: total, Records: []Record{}}
@@ -596,8 +600,8 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	if plan.index && plan.sortMatches(q, total) {
 		from, pageArgs = countFrom, countArgs
 	}
-	query := "SELECT " + selectList(c) + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
-	recs, err := s.scanRecords(ctx, db, c, query, append(pageArgs, q.PageSize, q.Offset())...)
+	query := "SELECT " + selectList(c) + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), query, append(pageArgs, q.PageSize, q.Offset())...)
 	if err != nil {
 		return Page{}, err
 	}
@@ -613,12 +617,13 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 // instead of two). An empty page carries no count: ok false, and List
 // reads the count by itself.
 func (s *Store) pageWithTotal(ctx context.Context, c *collections.Collection, teamID string, q collections.ListQuery, from string, args []any) (Page, bool, error) {
+	col, dst := probeColumn(ctx)
 	query := "SELECT " + selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
-		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
+		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" + col +
 		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
 	all := append([]any{c.Table(), teamID, c.Table(), teamID}, args...)
 	var total, rows int64
-	recs, err := s.scanRecordsAnd(ctx, s.db, c, []any{&total, &rows}, query, append(all, q.PageSize, q.Offset())...)
+	recs, err := s.scanRecordsAnd(ctx, s.db, c, append([]any{&total, &rows}, extraOf(dst)...), query, append(all, q.PageSize, q.Offset())...)
 	if err != nil || len(recs) == 0 {
 		return Page{}, false, err
 	}
@@ -852,8 +857,12 @@ func inListOf(ids []string) inList { return sqlexec.Strings(ids) }
 
 // The fixed-shape statements of the record paths (see Warm).
 
-func getSQL(c *collections.Collection) string {
-	return "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
+func getSQL(c *collections.Collection) string { return getSQLWith(c, "") }
+
+// getSQLWith is getSQL with probe, a version probe's column or "", after
+// the attributes'.
+func getSQLWith(c *collections.Collection, probe string) string {
+	return "SELECT " + selectList(c) + probe + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
 }
 
 // insertSQL is the insert of every attribute, the shape Create uses.
