@@ -55,16 +55,21 @@ import (
 //
 // KIT_BENCH_NO_CHANGES=1 turns the change log off (Config.Changes.Disabled)
 // for the 0-subscriber baseline; KIT_BENCH_DELIVERY_INTERVAL (a duration)
-// sets Config.Changes.DeliveryInterval.
+// sets Config.Changes.DeliveryInterval, KIT_BENCH_MAX_DELIVERY_INTERVAL
+// its MaxDeliveryInterval.
 func BenchmarkChangeStream(b *testing.B) {
-	var interval time.Duration
-	if v := os.Getenv("KIT_BENCH_DELIVERY_INTERVAL"); v != "" {
+	duration := func(env string) time.Duration {
+		v := os.Getenv(env)
+		if v == "" {
+			return 0
+		}
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			b.Fatal(err)
 		}
-		interval = d
+		return d
 	}
+	interval, maxInterval := duration("KIT_BENCH_DELIVERY_INTERVAL"), duration("KIT_BENCH_MAX_DELIVERY_INTERVAL")
 	type benchCase struct {
 		subs, teams int
 		process     bool
@@ -80,7 +85,7 @@ func BenchmarkChangeStream(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("subscribers=%d/teams=%d/clients=%s", c.subs, c.teams, clients), func(b *testing.B) {
 			k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: shopDefinitions(),
-				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != "", DeliveryInterval: interval}})
+				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != "", DeliveryInterval: interval, MaxDeliveryInterval: maxInterval}})
 			benchChangeStream(b, k, k, c.subs, c.teams, c.process)
 		})
 	}

@@ -195,20 +195,23 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-sub.ready:
 			// Everything queued goes in one write: a round alone as the
-			// hub encoded it, several copied together.
+			// hub encoded it, several copied together. The time it takes
+			// counts towards the hub's fan-out budget.
+			start := time.Now()
 			rounds = sub.take(rounds)
+			var ok bool
 			if len(rounds) == 1 && sub.only == nil && rounds[0].frames[0].id > pos {
 				r := rounds[0]
 				pos = r.frames[len(r.frames)-1].id
-				if !write(r.sse) {
-					return
+				ok = write(r.sse)
+			} else {
+				for _, r := range rounds {
+					buf, pos = sub.appendTo(buf, r, pos)
 				}
-				continue
+				ok = send()
 			}
-			for _, r := range rounds {
-				buf, pos = sub.appendTo(buf, r, pos)
-			}
-			if !send() {
+			k.hub.written.Add(int64(time.Since(start)))
+			if !ok {
 				return
 			}
 		case <-heartbeat.C:
