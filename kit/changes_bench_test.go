@@ -189,6 +189,14 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	elapsed := b.Elapsed()
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "creates/s")
+	if subs > 0 {
+		// A create's cost includes its delivery, which may come a delivery
+		// interval after the last create: the counters are read once every
+		// subscriber has read every change.
+		if err := readers.wait(b.N); err != nil {
+			b.Fatal(err)
+		}
+	}
 	if cpu0 >= 0 {
 		// The process's CPU time, bytes handed to write(2) and write calls
 		// per create: steadier than creates/s on a machine whose speed
@@ -216,11 +224,12 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	b.ReportMetric(float64(res.resumes), "resumes")
 }
 
-// streamReaders is the reading side of BenchmarkChangeStream: finish waits
-// until every subscriber has read every change of its team (the limit of
-// a minute only keeps a broken benchmark from hanging), closes the streams
-// and measures the delivery latencies from the commit times.
+// streamReaders is the reading side of BenchmarkChangeStream: wait returns
+// once every subscriber has read every change of its team (the limit of a
+// minute only keeps a broken benchmark from hanging); finish then closes
+// the streams and measures the delivery latencies from the commit times.
 type streamReaders interface {
+	wait(creates int) error
 	finish(creates int, committed map[string]time.Time) (readResult, error)
 }
 
@@ -319,7 +328,7 @@ func openStreamReaders(url, token string, slugs []string, subs int) *localReader
 	return r
 }
 
-func (r *localReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
+func (r *localReaders) wait(creates int) error {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
 		all := true
@@ -334,6 +343,10 @@ func (r *localReaders) finish(creates int, committed map[string]time.Time) (read
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	return nil
+}
+
+func (r *localReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
 	r.stop()
 	r.done.Wait()
 	res := readResult{resumes: r.resumes.Load()}
@@ -360,13 +373,13 @@ func (r *localReaders) finish(creates int, committed map[string]time.Time) (read
 
 // The child process's protocol: the parent passes the server's URL, the
 // token, the team slugs and the subscriber count in the environment; the
-// child opens the streams and prints "ready"; the parent writes the commit
-// times to a file (item id and Unix nanoseconds per line) and sends
-// "finish <creates> <file>" on the child's stdin; the child waits for every
-// change, closes the streams and prints "result <p50 ns> <p99 ns>
-// <resumes>", then
-// one "error <text>" line per subscriber that read a wrong count, then
-// "end".
+// child opens the streams and prints "ready"; the parent sends "wait
+// <creates>" on the child's stdin, and the child prints "delivered" once
+// every subscriber has read every change (or a minute passed); the parent
+// writes the commit times to a file (item id and Unix nanoseconds per
+// line) and sends "finish <file>"; the child closes the streams and prints
+// "result <p50 ns> <p99 ns> <resumes>", then one "error <text>" line per
+// subscriber that read a wrong count, then "end".
 const (
 	envSubscribeURL   = "KIT_BENCH_SUBSCRIBE_URL"
 	envSubscribeToken = "KIT_BENCH_SUBSCRIBE_TOKEN"
@@ -389,11 +402,21 @@ func TestChangeStreamSubscriberProcess(t *testing.T) {
 	fmt.Println("ready")
 	in := bufio.NewScanner(os.Stdin)
 	if !in.Scan() {
-		t.Fatal("the parent sent no finish line")
+		t.Fatal("the parent sent no wait line")
 	}
 	var creates int
+	if _, err := fmt.Sscanf(in.Text(), "wait %d", &creates); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.wait(creates); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("delivered")
+	if !in.Scan() {
+		t.Fatal("the parent sent no finish line")
+	}
 	var path string
-	if _, err := fmt.Sscanf(in.Text(), "finish %d %s", &creates, &path); err != nil {
+	if _, err := fmt.Sscanf(in.Text(), "finish %s", &path); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -462,7 +485,19 @@ func startSubscriberProcess(b *testing.B, url, token string, slugs []string, sub
 	return nil
 }
 
-func (c *childReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
+func (c *childReaders) wait(creates int) error {
+	if _, err := fmt.Fprintf(c.in, "wait %d\n", creates); err != nil {
+		return err
+	}
+	for c.out.Scan() {
+		if c.out.Text() == "delivered" {
+			return nil
+		}
+	}
+	return fmt.Errorf("the subscribers' process ended before every change was delivered: %v", c.out.Err())
+}
+
+func (c *childReaders) finish(_ int, committed map[string]time.Time) (readResult, error) {
 	var sb strings.Builder
 	for item, at := range committed {
 		fmt.Fprintf(&sb, "%s %d\n", item, at.UnixNano())
@@ -471,7 +506,7 @@ func (c *childReaders) finish(creates int, committed map[string]time.Time) (read
 	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
 		return readResult{}, err
 	}
-	if _, err := fmt.Fprintf(c.in, "finish %d %s\n", creates, path); err != nil {
+	if _, err := fmt.Fprintf(c.in, "finish %s\n", path); err != nil {
 		return readResult{}, err
 	}
 	var res readResult
