@@ -71,8 +71,8 @@ type ChangesConfig struct {
 	// spaced further apart, each carrying more changes per write, until
 	// the writes take at most FanoutShare of the time or the interval
 	// reaches MaxDeliveryInterval. Like a group commit: latency rises only
-	// when throughput needs it. Default 0.05 (5%); values above 1 count
-	// as 1.
+	// when throughput needs it. Default 0.05 (5%), also for zero, negative
+	// and NaN; values above 1 count as 1.
 	FanoutShare float64
 	// PruneInterval is how often retention runs (once per period across
 	// the instances sharing the database). Default 1 minute.
@@ -105,7 +105,7 @@ func (c ChangesConfig) withDefaults() ChangesConfig {
 		c.MaxDeliveryInterval = 250 * time.Millisecond
 	}
 	c.MaxDeliveryInterval = max(c.MaxDeliveryInterval, c.DeliveryInterval)
-	if c.FanoutShare <= 0 {
+	if !(c.FanoutShare > 0) { // also NaN
 		c.FanoutShare = 0.05
 	}
 	c.FanoutShare = min(c.FanoutShare, 1)

@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -165,6 +166,8 @@ func TestNextDeliveryStretchesTheIntervalOnlyWhenTheWritesNeedIt(t *testing.T) {
 		{"writes of 50 ms wait no more than MaxDeliveryInterval", defaults, 50 * time.Millisecond, 250 * time.Millisecond},
 		{"a share of 20% waits 5 times the writes",
 			ChangesConfig{FanoutShare: 0.2}.withDefaults(), 10 * time.Millisecond, 50 * time.Millisecond},
+		{"a share that is not a number counts as the default 5%",
+			ChangesConfig{FanoutShare: math.NaN()}.withDefaults(), 2 * time.Millisecond, 40 * time.Millisecond},
 		{"a share above 1 counts as 1",
 			ChangesConfig{FanoutShare: 3}.withDefaults(), 10 * time.Millisecond, 10 * time.Millisecond},
 		{"MaxDeliveryInterval at DeliveryInterval keeps the interval fixed",
