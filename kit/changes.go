@@ -381,6 +381,9 @@ type changeHub struct {
 	// written is the time the streams have spent writing deliveries, in
 	// nanoseconds (see nextDelivery).
 	written atomic.Int64
+	// interval is the time the last delivery waited for the next, in
+	// nanoseconds (for benchmarks).
+	interval atomic.Int64
 	// touched holds the streams given rounds since they were last
 	// signalled (the loop's goroutine only, in poll under mu).
 	touched map[*changeSub]struct{}
@@ -569,6 +572,7 @@ func (h *changeHub) loop() {
 				case <-gather.C:
 				}
 				next := nextDelivery(time.Duration(h.written.Load()-written), h.cfg)
+				h.interval.Store(int64(next))
 				wait = next - time.Since(start)
 			}
 			break

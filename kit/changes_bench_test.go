@@ -30,8 +30,9 @@ import (
 // latency from commit (the after-commit hook) to each subscriber reading
 // the event (p50-ms, p99-ms), the server process's CPU time and bytes
 // handed to write(2) per create, and the memory an idle subscriber holds
-// (bytes/sub: heap and stacks, measured after opening them all). Run it
-// with a fixed count of creates:
+// (bytes/sub: heap and stacks, measured after opening them all), and the
+// delivery interval the fan-out budget chose last while the creates ran
+// (interval-ms). Run it with a fixed count of creates:
 //
 //	go test ./kit -run '^$' -bench ChangeStream -benchtime 2000x
 //
@@ -188,6 +189,7 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	wg.Wait()
 	elapsed := b.Elapsed()
 	b.StopTimer()
+	interval := kit.LastDeliveryInterval(reader)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "creates/s")
 	if subs > 0 {
 		// A create's cost includes its delivery, which may come a delivery
@@ -210,6 +212,9 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 		return
 	}
 	b.ReportMetric(perSub, "bytes/sub") // after ResetTimer, which drops metrics
+	// The delivery interval the fan-out budget chose last while the
+	// creates ran.
+	b.ReportMetric(float64(interval.Microseconds())/1000, "interval-ms")
 	mu.Lock()
 	defer mu.Unlock()
 	res, err := readers.finish(b.N, committed)
