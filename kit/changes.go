@@ -54,8 +54,26 @@ type ChangesConfig struct {
 	// change committed meanwhile, and each stream writes all of them in
 	// one write and flush. The first change after a quiet period is
 	// delivered at once. A longer interval means fewer writes per stream
-	// under load and a later delivery. Default 5 ms.
+	// under load and a later delivery. Default 5 ms. Under load the
+	// interval stretches up to MaxDeliveryInterval (see FanoutShare).
 	DeliveryInterval time.Duration
+	// MaxDeliveryInterval is the longest the delivery interval stretches
+	// when writing to the streams would otherwise take more than
+	// FanoutShare of the time. Default 250 ms; at most DeliveryInterval
+	// (or less) keeps the interval fixed at DeliveryInterval.
+	MaxDeliveryInterval time.Duration
+	// FanoutShare bounds the time an instance's streams spend writing,
+	// as a share of the time: after each delivery the next waits
+	// max(DeliveryInterval, min(W/FanoutShare, MaxDeliveryInterval)),
+	// where W is the time the streams took to write that delivery (wall
+	// time, summed over the streams). So at a low rate of changes
+	// deliveries stay DeliveryInterval apart, and under load they are
+	// spaced further apart, each carrying more changes per write, until
+	// the writes take at most FanoutShare of the time or the interval
+	// reaches MaxDeliveryInterval. Like a group commit: latency rises only
+	// when throughput needs it. Default 0.05 (5%), also for zero, negative
+	// and NaN; values above 1 count as 1.
+	FanoutShare float64
 	// PruneInterval is how often retention runs (once per period across
 	// the instances sharing the database). Default 1 minute.
 	PruneInterval time.Duration
@@ -83,6 +101,14 @@ func (c ChangesConfig) withDefaults() ChangesConfig {
 	if c.DeliveryInterval <= 0 {
 		c.DeliveryInterval = 5 * time.Millisecond
 	}
+	if c.MaxDeliveryInterval == 0 {
+		c.MaxDeliveryInterval = 250 * time.Millisecond
+	}
+	c.MaxDeliveryInterval = max(c.MaxDeliveryInterval, c.DeliveryInterval)
+	if !(c.FanoutShare > 0) { // also NaN
+		c.FanoutShare = 0.05
+	}
+	c.FanoutShare = min(c.FanoutShare, 1)
 	if c.PruneInterval <= 0 {
 		c.PruneInterval = time.Minute
 	}
@@ -352,6 +378,12 @@ type changeHub struct {
 	wake        chan struct{}
 	stop        chan struct{}
 	stopOnce    sync.Once
+	// written is the time the streams have spent writing deliveries, in
+	// nanoseconds (see nextDelivery).
+	written atomic.Int64
+	// interval is the time the last delivery waited for the next, in
+	// nanoseconds (for benchmarks).
+	interval atomic.Int64
 	// touched holds the streams given rounds since they were last
 	// signalled (the loop's goroutine only, in poll under mu).
 	touched map[*changeSub]struct{}
@@ -526,15 +558,34 @@ func (h *changeHub) loop() {
 			// Let the changes committing meanwhile gather, so that each
 			// stream is written and flushed once for several of them: with
 			// many subscribers the fan-out, not the database, is the cost.
-			gather.Reset(h.cfg.DeliveryInterval)
-			select {
-			case <-h.stop:
-				return
-			case <-gather.C:
+			// The wait is DeliveryInterval, stretched while the streams
+			// are still writing this delivery when their writes would take
+			// more than FanoutShare of the time.
+			start := time.Now()
+			written := h.written.Load()
+			wait := h.cfg.DeliveryInterval
+			for wait > 0 {
+				gather.Reset(wait)
+				select {
+				case <-h.stop:
+					return
+				case <-gather.C:
+				}
+				next := nextDelivery(time.Duration(h.written.Load()-written), h.cfg)
+				h.interval.Store(int64(next))
+				wait = next - time.Since(start)
 			}
 			break
 		}
 	}
+}
+
+// nextDelivery returns the time from one delivery to the next when the
+// streams took written to write it: written / FanoutShare, within
+// [DeliveryInterval, MaxDeliveryInterval].
+func nextDelivery(written time.Duration, cfg ChangesConfig) time.Duration {
+	d := time.Duration(float64(written) / cfg.FanoutShare)
+	return min(max(d, cfg.DeliveryInterval), cfg.MaxDeliveryInterval)
 }
 
 // signal wakes every stream given rounds since the last signal.

@@ -30,8 +30,9 @@ import (
 // latency from commit (the after-commit hook) to each subscriber reading
 // the event (p50-ms, p99-ms), the server process's CPU time and bytes
 // handed to write(2) per create, and the memory an idle subscriber holds
-// (bytes/sub: heap and stacks, measured after opening them all). Run it
-// with a fixed count of creates:
+// (bytes/sub: heap and stacks, measured after opening them all), and the
+// delivery interval the fan-out budget chose last while the creates ran
+// (interval-ms). Run it with a fixed count of creates:
 //
 //	go test ./kit -run '^$' -bench ChangeStream -benchtime 2000x
 //
@@ -48,23 +49,33 @@ import (
 // the reading clients share the process, and its CPU, with the server, and
 // bytes/sub counts both ends of each stream.
 //
+// The 0-subscriber cases are the baselines: "teams=1" for the one-team
+// cases and "teams=100" for the 100-team ones (creates spread over 100
+// teams touch more pages per group commit, so they cost more with no
+// stream at all).
+//
 // KIT_BENCH_NO_CHANGES=1 turns the change log off (Config.Changes.Disabled)
 // for the 0-subscriber baseline; KIT_BENCH_DELIVERY_INTERVAL (a duration)
-// sets Config.Changes.DeliveryInterval.
+// sets Config.Changes.DeliveryInterval, KIT_BENCH_MAX_DELIVERY_INTERVAL
+// its MaxDeliveryInterval.
 func BenchmarkChangeStream(b *testing.B) {
-	var interval time.Duration
-	if v := os.Getenv("KIT_BENCH_DELIVERY_INTERVAL"); v != "" {
+	duration := func(env string) time.Duration {
+		v := os.Getenv(env)
+		if v == "" {
+			return 0
+		}
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			b.Fatal(err)
 		}
-		interval = d
+		return d
 	}
+	interval, maxInterval := duration("KIT_BENCH_DELIVERY_INTERVAL"), duration("KIT_BENCH_MAX_DELIVERY_INTERVAL")
 	type benchCase struct {
 		subs, teams int
 		process     bool
 	}
-	cases := []benchCase{{0, 1, false}}
+	cases := []benchCase{{0, 1, false}, {0, 100, false}}
 	for _, process := range []bool{true, false} {
 		cases = append(cases, []benchCase{{100, 1, process}, {100, 100, process}, {1000, 1, process}, {1000, 100, process}}...)
 	}
@@ -75,7 +86,7 @@ func BenchmarkChangeStream(b *testing.B) {
 		}
 		b.Run(fmt.Sprintf("subscribers=%d/teams=%d/clients=%s", c.subs, c.teams, clients), func(b *testing.B) {
 			k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: shopDefinitions(),
-				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != "", DeliveryInterval: interval}})
+				Changes: kit.ChangesConfig{Disabled: os.Getenv("KIT_BENCH_NO_CHANGES") != "", DeliveryInterval: interval, MaxDeliveryInterval: maxInterval}})
 			benchChangeStream(b, k, k, c.subs, c.teams, c.process)
 		})
 	}
@@ -178,7 +189,16 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	wg.Wait()
 	elapsed := b.Elapsed()
 	b.StopTimer()
+	interval := kit.LastDeliveryInterval(reader)
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "creates/s")
+	if subs > 0 {
+		// A create's cost includes its delivery, which may come a delivery
+		// interval after the last create: the counters are read once every
+		// subscriber has read every change.
+		if err := readers.wait(b.N); err != nil {
+			b.Fatal(err)
+		}
+	}
 	if cpu0 >= 0 {
 		// The process's CPU time, bytes handed to write(2) and write calls
 		// per create: steadier than creates/s on a machine whose speed
@@ -192,6 +212,9 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 		return
 	}
 	b.ReportMetric(perSub, "bytes/sub") // after ResetTimer, which drops metrics
+	// The delivery interval the fan-out budget chose last while the
+	// creates ran.
+	b.ReportMetric(float64(interval.Microseconds())/1000, "interval-ms")
 	mu.Lock()
 	defer mu.Unlock()
 	res, err := readers.finish(b.N, committed)
@@ -206,11 +229,12 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	b.ReportMetric(float64(res.resumes), "resumes")
 }
 
-// streamReaders is the reading side of BenchmarkChangeStream: finish waits
-// until every subscriber has read every change of its team (the limit of
-// a minute only keeps a broken benchmark from hanging), closes the streams
-// and measures the delivery latencies from the commit times.
+// streamReaders is the reading side of BenchmarkChangeStream: wait returns
+// once every subscriber has read every change of its team (the limit of a
+// minute only keeps a broken benchmark from hanging); finish then closes
+// the streams and measures the delivery latencies from the commit times.
 type streamReaders interface {
+	wait(creates int) error
 	finish(creates int, committed map[string]time.Time) (readResult, error)
 }
 
@@ -309,7 +333,7 @@ func openStreamReaders(url, token string, slugs []string, subs int) *localReader
 	return r
 }
 
-func (r *localReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
+func (r *localReaders) wait(creates int) error {
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {
 		all := true
@@ -324,6 +348,10 @@ func (r *localReaders) finish(creates int, committed map[string]time.Time) (read
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	return nil
+}
+
+func (r *localReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
 	r.stop()
 	r.done.Wait()
 	res := readResult{resumes: r.resumes.Load()}
@@ -350,13 +378,13 @@ func (r *localReaders) finish(creates int, committed map[string]time.Time) (read
 
 // The child process's protocol: the parent passes the server's URL, the
 // token, the team slugs and the subscriber count in the environment; the
-// child opens the streams and prints "ready"; the parent writes the commit
-// times to a file (item id and Unix nanoseconds per line) and sends
-// "finish <creates> <file>" on the child's stdin; the child waits for every
-// change, closes the streams and prints "result <p50 ns> <p99 ns>
-// <resumes>", then
-// one "error <text>" line per subscriber that read a wrong count, then
-// "end".
+// child opens the streams and prints "ready"; the parent sends "wait
+// <creates>" on the child's stdin, and the child prints "delivered" once
+// every subscriber has read every change (or a minute passed); the parent
+// writes the commit times to a file (item id and Unix nanoseconds per
+// line) and sends "finish <file>"; the child closes the streams and prints
+// "result <p50 ns> <p99 ns> <resumes>", then one "error <text>" line per
+// subscriber that read a wrong count, then "end".
 const (
 	envSubscribeURL   = "KIT_BENCH_SUBSCRIBE_URL"
 	envSubscribeToken = "KIT_BENCH_SUBSCRIBE_TOKEN"
@@ -379,11 +407,21 @@ func TestChangeStreamSubscriberProcess(t *testing.T) {
 	fmt.Println("ready")
 	in := bufio.NewScanner(os.Stdin)
 	if !in.Scan() {
-		t.Fatal("the parent sent no finish line")
+		t.Fatal("the parent sent no wait line")
 	}
 	var creates int
+	if _, err := fmt.Sscanf(in.Text(), "wait %d", &creates); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.wait(creates); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("delivered")
+	if !in.Scan() {
+		t.Fatal("the parent sent no finish line")
+	}
 	var path string
-	if _, err := fmt.Sscanf(in.Text(), "finish %d %s", &creates, &path); err != nil {
+	if _, err := fmt.Sscanf(in.Text(), "finish %s", &path); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -452,7 +490,19 @@ func startSubscriberProcess(b *testing.B, url, token string, slugs []string, sub
 	return nil
 }
 
-func (c *childReaders) finish(creates int, committed map[string]time.Time) (readResult, error) {
+func (c *childReaders) wait(creates int) error {
+	if _, err := fmt.Fprintf(c.in, "wait %d\n", creates); err != nil {
+		return err
+	}
+	for c.out.Scan() {
+		if c.out.Text() == "delivered" {
+			return nil
+		}
+	}
+	return fmt.Errorf("the subscribers' process ended before every change was delivered: %v", c.out.Err())
+}
+
+func (c *childReaders) finish(_ int, committed map[string]time.Time) (readResult, error) {
 	var sb strings.Builder
 	for item, at := range committed {
 		fmt.Fprintf(&sb, "%s %d\n", item, at.UnixNano())
@@ -461,7 +511,7 @@ func (c *childReaders) finish(creates int, committed map[string]time.Time) (read
 	if err := os.WriteFile(path, []byte(sb.String()), 0o600); err != nil {
 		return readResult{}, err
 	}
-	if _, err := fmt.Fprintf(c.in, "finish %d %s\n", creates, path); err != nil {
+	if _, err := fmt.Fprintf(c.in, "finish %s\n", path); err != nil {
 		return readResult{}, err
 	}
 	var res readResult

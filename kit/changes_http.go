@@ -14,7 +14,9 @@ import (
 // "Realtime" section.
 
 // streamWriteTimeout bounds one write to a stream: a client that stops
-// reading is disconnected after it.
+// reading is disconnected after it (at the latest after
+// streamWriteTimeout*3/2: the deadline is moved only when less than
+// streamWriteTimeout is left, not at every write).
 const streamWriteTimeout = 10 * time.Second
 
 // fullAuthCheckEvery is how often a stream re-checks its caller even when
@@ -126,13 +128,17 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	var buf []byte
+	var deadline time.Time // the connection's write deadline
 	// write sends data (buf, or a round's shared events) in one write and
 	// flush.
 	write := func(data []byte) bool {
 		if len(data) == 0 {
 			return true
 		}
-		_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+		if now := time.Now(); deadline.Sub(now) < streamWriteTimeout {
+			deadline = now.Add(streamWriteTimeout * 3 / 2)
+			_ = rc.SetWriteDeadline(deadline)
+		}
 		_, err := w.Write(data)
 		return err == nil && rc.Flush() == nil
 	}
@@ -195,20 +201,23 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-sub.ready:
 			// Everything queued goes in one write: a round alone as the
-			// hub encoded it, several copied together.
+			// hub encoded it, several copied together. The time it takes
+			// counts towards the hub's fan-out budget.
+			start := time.Now()
 			rounds = sub.take(rounds)
+			var ok bool
 			if len(rounds) == 1 && sub.only == nil && rounds[0].frames[0].id > pos {
 				r := rounds[0]
 				pos = r.frames[len(r.frames)-1].id
-				if !write(r.sse) {
-					return
+				ok = write(r.sse)
+			} else {
+				for _, r := range rounds {
+					buf, pos = sub.appendTo(buf, r, pos)
 				}
-				continue
+				ok = send()
 			}
-			for _, r := range rounds {
-				buf, pos = sub.appendTo(buf, r, pos)
-			}
-			if !send() {
+			k.hub.written.Add(int64(time.Since(start)))
+			if !ok {
 				return
 			}
 		case <-heartbeat.C:

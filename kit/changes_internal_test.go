@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -145,6 +146,42 @@ func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
 			}
 			if got := s.room(); got != tt.buffer {
 				t.Errorf("got room %d after the take, want the whole buffer %d", got, tt.buffer)
+			}
+		})
+	}
+}
+
+func TestNextDeliveryStretchesTheIntervalOnlyWhenTheWritesNeedIt(t *testing.T) {
+	defaults := ChangesConfig{}.withDefaults()
+	tests := []struct {
+		name    string
+		cfg     ChangesConfig
+		written time.Duration
+		want    time.Duration
+	}{
+		{"a delivery nobody wrote keeps DeliveryInterval", defaults, 0, 5 * time.Millisecond},
+		{"writes within the share keep DeliveryInterval", defaults, 200 * time.Microsecond, 5 * time.Millisecond},
+		{"writes of 2 ms wait 40 ms, so they take 5% of the time", defaults, 2 * time.Millisecond, 40 * time.Millisecond},
+		{"writes of 10 ms wait 200 ms", defaults, 10 * time.Millisecond, 200 * time.Millisecond},
+		{"writes of 50 ms wait no more than MaxDeliveryInterval", defaults, 50 * time.Millisecond, 250 * time.Millisecond},
+		{"a share of 20% waits 5 times the writes",
+			ChangesConfig{FanoutShare: 0.2}.withDefaults(), 10 * time.Millisecond, 50 * time.Millisecond},
+		{"a share that is not a number counts as the default 5%",
+			ChangesConfig{FanoutShare: math.NaN()}.withDefaults(), 2 * time.Millisecond, 40 * time.Millisecond},
+		{"a share above 1 counts as 1",
+			ChangesConfig{FanoutShare: 3}.withDefaults(), 10 * time.Millisecond, 10 * time.Millisecond},
+		{"MaxDeliveryInterval at DeliveryInterval keeps the interval fixed",
+			ChangesConfig{DeliveryInterval: 20 * time.Millisecond, MaxDeliveryInterval: 20 * time.Millisecond}.withDefaults(),
+			50 * time.Millisecond, 20 * time.Millisecond},
+		{"MaxDeliveryInterval below DeliveryInterval keeps the interval fixed",
+			ChangesConfig{DeliveryInterval: 500 * time.Millisecond}.withDefaults(), 50 * time.Millisecond, 500 * time.Millisecond},
+		{"MaxDeliveryInterval set higher lets the interval stretch further",
+			ChangesConfig{MaxDeliveryInterval: time.Second}.withDefaults(), 40 * time.Millisecond, 800 * time.Millisecond},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := nextDelivery(tt.written, tt.cfg); got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
 	}

@@ -581,3 +581,49 @@ func TestChangeStreamReportsABulkDeleteAsOneChange(t *testing.T) {
 		}
 	})
 }
+
+func TestChangeStreamUnderTheFanoutBudget(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		t.Run("a stream's writes count towards the budget", func(t *testing.T) {
+			w := newWorld(t, e)
+			s, _ := w.stream(t, "alice", "")
+			id := w.createNote(t, "alice")
+			if got := s.change(t); got.ItemID != id {
+				t.Fatalf("got %+v, want the note %s", got, id)
+			}
+			deadline := time.Now().Add(waitLimit) // the count follows the write
+			for kit.StreamWriteTime(w.k) == 0 && time.Now().Before(deadline) {
+				time.Sleep(time.Millisecond)
+			}
+			if got := kit.StreamWriteTime(w.k); got <= 0 {
+				t.Errorf("got stream write time %v, want more than 0", got)
+			}
+		})
+		t.Run("with every delivery stretched to the longest interval, every change arrives once and in order", func(t *testing.T) {
+			w := newWorld(t, e, func(c *kit.Config) {
+				// Any write time is more than the share: every delivery
+				// waits MaxDeliveryInterval.
+				c.Changes.FanoutShare = 1e-9
+				c.Changes.MaxDeliveryInterval = 50 * time.Millisecond
+			})
+			s, _ := w.stream(t, "alice", "")
+			var want []string
+			for range 20 {
+				want = append(want, w.createNote(t, "alice"))
+			}
+			var got []string
+			last := int64(0)
+			for range want {
+				c := s.change(t)
+				if c.ID <= last {
+					t.Errorf("got id %d after %d, want increasing", c.ID, last)
+				}
+				last = c.ID
+				got = append(got, c.ItemID)
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("got items %v, want %v", got, want)
+			}
+		})
+	})
+}
