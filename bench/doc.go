@@ -375,6 +375,16 @@
 //     load 11 to 14: create 1.76x to 1.80x, update 0.80x to 1.41x, delete
 //     0.54x to 2.22x; pager_reset 15% to 37% of kit's CPU before, under
 //     1% after.
+//   - Both together, one run of each binary in turn (e0dd383, then
+//     4902bc4's code; --workloads filter,get,ids1,ids100,create,update,
+//     delete --duration 4s --rounds 2), 2026-11-24, load 10 to 16, other
+//     processes 1 to 1.8 cores in every timed run: kit/raw req/s before
+//     and after, filter 0.34x to 4.76x, create 0.75x to 1.39x, update
+//     0.79x to 5.35x, delete 0.64x to 1.83x; get 0.69x and 0.65x, ids1
+//     0.51x and 0.68x, ids100 0.74x and 0.92x (code unchanged: the
+//     noise). Server CPU per request kit/raw: filter 1.06 to 0.64, create
+//     1.57 to 1.06, update 1.51 to 0.46, delete 2.55 to 0.68; get 1.24
+//     and 1.41, ids1 1.68 and 1.34. Results identical in both.
 //   - SQLite's page cache stays at its default (2 MB per connection,
 //     internal/store/sqlite.go). With cache_size(-16384) (16 MiB) on
 //     kit's connections, two alternating pairs (--workloads
