@@ -285,6 +285,13 @@
 //     <, > or &. BenchmarkHTTPGet under callgrind (1,000 gets,
 //     --toggle-collect on serveOnce): 298.2M to 262.3M instructions
 //     (-12%); 210 to 186 allocations and 10,184 to 9,304 bytes per get.
+//     The single-id ?ids= answer does the same since 2026-11-24 (its ETag
+//     had its own json.Marshal, 9.6% of kit's CPU in the ids1 profile):
+//     BenchmarkHTTPIDs/sqlite/1_ids, 3,000 ops, four alternating runs
+//     (two beside a go test of ./kit, two at load 3 to 6): 217 to 187
+//     allocations and 11,902 to 10,332 bytes per op; cpu-µs/op 75.9,
+//     77.8, 98.5 and 80.0 before, 84.2, 76.2, 72.2 and 75.5 after (a
+//     gain of a few percent at most, within the noise).
 //   - PostgreSQL updates in one statement (store.UpdateReturningBefore):
 //     UPDATE ... FROM (SELECT ... FOR UPDATE) RETURNING the replaced row,
 //     instead of a read and then a write; an update that changes nothing
@@ -414,6 +421,70 @@
 //     read-only workloads each round copied the million rows back into
 //     kit's indexed table for minutes. The list page: kit 673 req/s, the
 //     baseline 26 (26x), p99 179 ms against 3.1 s.
+//   - Filter plans on SQLite (internal/store/filterplan.go): without
+//     statistics SQLite counted a filter on an unindexed field (price
+//     >= 900.00, 10% of 20,000 rows) through the stock index, a lookup
+//     per row of the team in stock order, and served a page newest first
+//     over a wide indexed range (stock < 100: 2,000 rows) by looking up
+//     the range and sorting it, where the team's created index reaches
+//     twenty matches after about 200 rows. With the sqlite3 shell on a
+//     copy of the seeded file at load 13 to 20, user+sys CPU: that count
+//     80 to 100 ms through the stock index, 14 ms in table order; the
+//     page of stock < 100 12 ms against 0.7 ms through the created index,
+//     of price <= 50.00 and stock >= 500 40 ms against 0.7 ms. The filter
+//     workload, two alternating pairs of runs (--workloads filter
+//     --duration 4s --rounds 2), 2026-11-24, at load 13 to 24 (other
+//     sessions' builds and tests: the servers got 14% to 96% of their
+//     core, so req/s ratios swing; CPU per request is steadier): kit/raw
+//     req/s 0.42x and 2.03x before, 2.72x and 2.20x after; the server's
+//     CPU per request, kit/raw, 1.19 and 2.15 before, 0.62 and 0.58
+//     after (kit 25.2 and 17.9 ms before, 11.5 and 13.8 ms after).
+//   - The write queue's own connection (internal/store/write.go): in WAL
+//     mode a connection that begins a transaction after another
+//     connection committed empties its page cache (pager_reset), and
+//     modernc frees each page back to its allocator, which unmaps the
+//     emptied 64 KiB slabs (munmap) and maps them again on the next read.
+//     With each group taking whichever pool connection was idle, that was
+//     18%, 27% and 32% of kit's CPU under create, update and delete (the
+//     baseline's autocommit writes pay it too: 13%, 20%, 32%). With one
+//     connection for every group it is gone from kit's profiles. Two
+//     alternating pairs of runs (--workloads create,update,delete
+//     --duration 4s --rounds 2), 2026-11-24, load 14 to 25: kit/raw req/s
+//     before and after, pair 1 then pair 2: create 0.52x and 0.58x to
+//     1.23x and 1.09x, update 0.72x and 1.15x to 0.65x and 1.54x, delete
+//     0.56x and 0.97x to 1.58x and 1.25x; server CPU per request kit/raw:
+//     create 1.20 and 1.56 to 0.80 and 0.91, update 1.49 and 1.34 to 0.74
+//     and 0.77, delete 1.79 and 2.10 to 1.23 and 1.03. A third pair with
+//     the connection given back after 100 ms without writes
+//     (writeConnLinger, so that a pool of one is not held from readers),
+//     load 11 to 14: create 1.76x to 1.80x, update 0.80x to 1.41x, delete
+//     0.54x to 2.22x; pager_reset 15% to 37% of kit's CPU before, under
+//     1% after.
+//   - Both together, one run of each binary in turn (e0dd383, then
+//     4902bc4's code; --workloads filter,get,ids1,ids100,create,update,
+//     delete --duration 4s --rounds 2), 2026-11-24, load 10 to 16, other
+//     processes 1 to 1.8 cores in every timed run: kit/raw req/s before
+//     and after, filter 0.34x to 4.76x, create 0.75x to 1.39x, update
+//     0.79x to 5.35x, delete 0.64x to 1.83x; get 0.69x and 0.65x, ids1
+//     0.51x and 0.68x, ids100 0.74x and 0.92x (code unchanged: the
+//     noise). Server CPU per request kit/raw: filter 1.06 to 0.64, create
+//     1.57 to 1.06, update 1.51 to 0.46, delete 2.55 to 0.68; get 1.24
+//     and 1.41, ids1 1.68 and 1.34. Results identical in both.
+//   - SQLite's page cache stays at its default (2 MB per connection,
+//     internal/store/sqlite.go). With cache_size(-16384) (16 MiB) on
+//     kit's connections, two alternating pairs (--workloads
+//     filter,get,create --duration 4s --rounds 2, 2026-11-24, load 14 to
+//     21, after the filter plans and the write queue's connection): the
+//     filter's CPU per request halved (kit 12.6 and 11.4 ms to 6.3 and
+//     5.8 ms; kit/raw 0.55 to 0.26) but its peak RSS went from 67 to 260
+//     MiB (eight connections each caching the table), a get's CPU rose
+//     from 0.13 to 0.19 ms (each fresh child fills eight caches, and
+//     modernc maps every new slab), creates moved within the noise (kit/raw
+//     CPU per request 1.21 and 1.17 against 1.18 and 1.01). Every
+//     connection also empties its cache when it begins after another
+//     connection's commit, so under writes a larger cache is more to
+//     free. The table-order count already gives the filter most of the
+//     gain without the memory.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof

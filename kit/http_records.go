@@ -82,12 +82,10 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 			k.WriteError(w, r, err)
 			return
 		}
-		if len(items) == 1 && len(q["ids"]) == 1 && items[0]["id"] == q.Get("ids") {
-			// The query strategy's single-item fetch (?ids=<one id>): the
-			// record's ETag, for a conditional PATCH or DELETE of /{id}.
-			w.Header().Set("ETag", ETag(items[0]))
-		}
-		writeRecords(w, http.StatusOK, items)
+		// The query strategy's single-item fetch (?ids=<one id>) carries
+		// the record's ETag, for a conditional PATCH or DELETE of /{id}.
+		single := len(items) == 1 && len(q["ids"]) == 1 && items[0]["id"] == q.Get("ids")
+		writeRecordsTagged(w, http.StatusOK, items, single)
 		return
 	}
 	list, err := recs.List(r.Context(), call.actor, q)

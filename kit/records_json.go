@@ -1,6 +1,7 @@
 package kit
 
 import (
+	"bytes"
 	"maps"
 	"math"
 	"net/http"
@@ -19,14 +20,32 @@ import (
 // appended directly, without reflection and without sorting each
 // record's keys again; any other value is encoded by wire.Encode.
 func writeRecords(w http.ResponseWriter, status int, recs []Record) {
+	writeRecordsTagged(w, status, recs, false)
+}
+
+// writeRecordsTagged is writeRecords; with tag, recs holds one record and
+// the answer carries its ETag, the digest of the body's bytes of it when
+// they are its canonical JSON (no <, > or &, which json.Marshal escapes;
+// else ETag encodes it again), as writeRecord does.
+func writeRecordsTagged(w http.ResponseWriter, status int, recs []Record, tag bool) {
 	if recs == nil {
 		WriteJSON(w, status, recs) // null
 		return
 	}
 	body, ok := appendRecords(make([]byte, 0, 512*len(recs)+3), recs)
 	if !ok {
+		if tag {
+			w.Header().Set("ETag", ETag(recs[0]))
+		}
 		WriteJSON(w, status, recs)
 		return
+	}
+	if tag {
+		if item := body[1 : len(body)-2]; bytes.ContainsAny(item, "<>&") {
+			w.Header().Set("ETag", ETag(recs[0]))
+		} else {
+			w.Header().Set("ETag", etagOf(item))
+		}
 	}
 	wire.Encoded(w, status, body)
 }

@@ -64,3 +64,27 @@ func TestWriteRecordsWritesWhatWriteJSONWrites(t *testing.T) {
 		}
 	})
 }
+
+func TestASingleRecordArrayCarriesTheRecordsETag(t *testing.T) {
+	at := time.Date(2026, 11, 23, 22, 1, 2, 345678000, time.UTC)
+	cases := []struct {
+		name string
+		rec  Record
+	}{
+		{"plain values", Record{"id": "a", "title": "Lamp", "price": "12.34", "stock": 7.0, "isActive": true, "note": nil, "createdAt": at}},
+		{"characters json.Marshal escapes for HTML", Record{"id": "b", "s": "<b>&amp;</b>"}},
+		{"escapes, line separators and invalid UTF-8", Record{"id": "c", "s": "quote \" \n \u2028 \u2029 \xff é"}},
+		{"numbers in both notations", Record{"id": "d", "i": 1e21, "l": 1e-7, "o": 123456789.125}},
+		{"nested values", Record{"id": "e", "specs": map[string]any{"z": 1.0, "a": "x"}, "tags": []any{"a", nil}}},
+		{"a value json refuses", Record{"id": "f", "n": math.Inf(1)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" give the ETag of the record", func(t *testing.T) {
+			w := httptest.NewRecorder()
+			writeRecordsTagged(w, 200, []Record{tc.rec}, true)
+			if got, want := w.Header().Get("ETag"), ETag(tc.rec); got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}

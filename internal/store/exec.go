@@ -60,10 +60,15 @@ func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	}
 }
 
-// Close releases the prepared statements and stops background WAL
-// checkpoints. It does not close the database.
+// Close releases the prepared statements and the write queue's connection
+// and stops background WAL checkpoints. It does not close the database.
 func (s *Store) Close() error {
 	s.closed.Store(true)
+	s.writes.mu.Lock()
+	if !s.writes.running {
+		s.writes.release()
+	}
+	s.writes.mu.Unlock()
 	return s.run.Close()
 }
 

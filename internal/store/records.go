@@ -556,6 +556,13 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			defer release()
 		}
 	}
+	var fplan filterPlan
+	if len(q.Filter) > 0 && q.Search == "" && q.IDs == nil {
+		var err error
+		if fplan, err = s.planFilter(ctx, db, c, teamID, q); err != nil {
+			return Page{}, err
+		}
+	}
 	where, args, err := s.where(c, teamID, q, false)
 	if err != nil {
 		return Page{}, err
@@ -567,7 +574,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	// pass over every row of the team) and a scan in table order reads
 	// the table sequentially (see planSearch).
 	from, countFrom, countArgs := " FROM "+table+" WHERE "+where, " FROM "+table+" WHERE "+where, args
-	if plan.tableOrder {
+	if plan.tableOrder || fplan.tableOrder {
 		countFrom = " FROM " + table + " WHERE +" + where
 	}
 	if plan.index {
@@ -599,6 +606,9 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	pageArgs := args
 	if plan.index && plan.sortMatches(q, total) {
 		from, pageArgs = countFrom, countArgs
+	}
+	if fplan.walkCreated(q, total) {
+		from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
 	}
 	query := "SELECT " + selectList(c) + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
 	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), query, append(pageArgs, q.PageSize, q.Offset())...)

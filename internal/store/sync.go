@@ -129,7 +129,7 @@ func definitionOf(c *collections.Collection) tableDef {
 func indexesOf(c *collections.Collection) []indexDef {
 	var ix []indexDef
 	if c.UseMetadata() {
-		ix = append(ix, indexDef{Name: indexName("ix", c.Table(), "team_created"), Columns: []string{"team_id", "created_at", "id"}})
+		ix = append(ix, indexDef{Name: createdIndex(c), Columns: []string{"team_id", "created_at", "id"}})
 	} else {
 		ix = append(ix, indexDef{Name: indexName("ix", c.Table(), "team_id"), Columns: []string{"team_id", "id"}})
 	}
@@ -148,6 +148,12 @@ func indexesOf(c *collections.Collection) []indexDef {
 		}
 	}
 	return ix
+}
+
+// createdIndex is the name of the (team_id, created_at, id) index of a
+// collection with metadata.
+func createdIndex(c *collections.Collection) string {
+	return indexName("ix", c.Table(), "team_created")
 }
 
 // indexName builds "<prefix>_<table>_<suffix>", shortened with a hash to

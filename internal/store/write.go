@@ -89,7 +89,19 @@ type writeQueue struct {
 	mu      sync.Mutex
 	queue   []*writeReq
 	running bool // a drain goroutine is at work
+	// conn is the connection every group's transaction runs on (nil
+	// until the first group, after it broke, or once the queue has been
+	// idle for writeConnLinger); only the drain goroutine uses it, and
+	// Close releases it when none runs.
+	conn   *bun.Conn
+	linger *time.Timer // releases conn once the queue has been idle
 }
+
+// writeConnLinger is how long the write queue keeps its connection after
+// its last group when no write waits: long enough to keep it across the
+// gaps of a steady write load, short enough that a pool of one connection
+// (the queue's) is not held from readers for long.
+const writeConnLinger = 100 * time.Millisecond
 
 // writeReq is one queued write.
 type writeReq struct {
@@ -160,6 +172,7 @@ func (q *writeQueue) drain() {
 		n := min(len(q.queue), maxWriteBatch)
 		if n == 0 {
 			q.running = false
+			q.idle()
 			q.mu.Unlock()
 			return
 		}
@@ -213,7 +226,7 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 			close(r.done)
 		}
 	}
-	tx, err := q.s.db.BeginTx(context.WithoutCancel(batch[0].ctx), nil)
+	tx, err := q.begin(context.WithoutCancel(batch[0].ctx))
 	if err != nil {
 		for _, r := range batch {
 			r.err = err
@@ -296,6 +309,64 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 	}
 	finish(ran)
 	return nil
+}
+
+// begin starts a group's transaction on the queue's own connection,
+// taking one from the pool the first time. Every group runs on the same
+// connection so that its page cache stays warm: in WAL mode a connection
+// empties its page cache when it starts a transaction after another
+// connection committed, so groups spread over the pool's connections
+// would read the B-tree pages they change afresh in every group (see
+// bench's doc, "Measurements behind the code"). The queue keeps the
+// connection between groups (see idle). A connection that fails to begin
+// is closed, and the next group takes another.
+func (q *writeQueue) begin(ctx context.Context) (bun.Tx, error) {
+	if q.conn == nil {
+		conn, err := q.s.db.Conn(ctx)
+		if err != nil {
+			return bun.Tx{}, err
+		}
+		q.conn = &conn
+	}
+	tx, err := q.conn.BeginTx(ctx, nil)
+	if err != nil {
+		q.conn.Close()
+		q.conn = nil
+	}
+	return tx, err
+}
+
+// idle keeps the queue's connection for writeConnLinger after the queue
+// emptied, or releases it at once when the Store is closed or the pool
+// holds one connection only. The caller holds q.mu, and no drain runs.
+func (q *writeQueue) idle() {
+	if q.conn == nil {
+		return
+	}
+	if q.s.closed.Load() || q.s.db.Stats().MaxOpenConnections == 1 {
+		q.release()
+		return
+	}
+	if q.linger == nil {
+		q.linger = time.AfterFunc(writeConnLinger, func() {
+			q.mu.Lock()
+			defer q.mu.Unlock()
+			if !q.running {
+				q.release()
+			}
+		})
+		return
+	}
+	q.linger.Reset(writeConnLinger)
+}
+
+// release returns the queue's connection to the pool. The caller holds
+// q.mu, and no drain runs.
+func (q *writeQueue) release() {
+	if q.conn != nil {
+		q.conn.Close()
+		q.conn = nil
+	}
 }
 
 // SearchBacklogLimit is how many rows of a collection may wait for its search

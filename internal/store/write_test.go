@@ -194,3 +194,34 @@ func TestRunWriteCommitsOrRollsBackEachWrite(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteQueueLeavesItsConnectionToReaders checks that the connection
+// the SQLite write queue keeps between groups goes back to the pool: at
+// once when the pool holds one connection, and after the queue has been
+// idle for a moment when the pool is cut to one while the queue holds it.
+func TestWriteQueueLeavesItsConnectionToReaders(t *testing.T) {
+	for _, cutAfterWrite := range []bool{false, true} {
+		name := "a read after a write gets the only connection of the pool"
+		if cutAfterWrite {
+			name = "a read gets the only connection of a pool cut to one after a write"
+		}
+		t.Run(name, func(t *testing.T) {
+			s, db := writeStore(t, testdb.EngineSQLite)
+			if !cutAfterWrite {
+				db.SetMaxOpenConns(1)
+			}
+			if err := s.RunWrite(t.Context(), nil, true, insertNote("a")); err != nil {
+				t.Fatal(err)
+			}
+			if cutAfterWrite {
+				db.SetMaxOpenConns(1)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			var n int
+			if err := db.QueryRowContext(ctx, `SELECT count(*) FROM notes`).Scan(&n); err != nil || n != 1 {
+				t.Errorf("got %d notes and error %v, want 1 and none", n, err)
+			}
+		})
+	}
+}
