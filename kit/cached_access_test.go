@@ -1,7 +1,6 @@
 package kit_test
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -23,22 +22,7 @@ import (
 // confirmation would answer 200 from B's cache.
 func TestEveryKindOfReadOnAnotherInstanceRefusesAnAuthorizationChange(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		changes := []struct {
-			name   string
-			change func(ctx context.Context, a *teamauth.Store, userID, teamID, tokenID string) error
-			want   int
-		}{
-			{"a removed member", func(ctx context.Context, a *teamauth.Store, userID, teamID, _ string) error {
-				return a.RemoveMember(ctx, teamID, userID)
-			}, http.StatusForbidden},
-			{"a revoked token", func(ctx context.Context, a *teamauth.Store, _, _, tokenID string) error {
-				return a.RevokeToken(ctx, tokenID)
-			}, http.StatusUnauthorized},
-			{"a banned user", func(ctx context.Context, a *teamauth.Store, userID, _, _ string) error {
-				return a.SetBanned(ctx, userID, true)
-			}, http.StatusForbidden},
-		}
-		for _, ch := range changes {
+		for _, ch := range authorizationChanges() {
 			t.Run(ch.name+" is refused by every read on B", func(t *testing.T) {
 				open := testdb.Shared(t, e)
 				a := newKitConfig(t, kit.Config{DB: open(), Definitions: restfulShopDefs()})

@@ -21,23 +21,8 @@ import (
 // on B: a removed member, a revoked token, a banned user.
 func TestAnAuthorizationChangeOnOneInstanceIsSeenByTheNextRequestOnAnother(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		tests := []struct {
-			name   string
-			change func(ctx context.Context, a *teamauth.Store, userID, teamID, tokenID string) error
-			want   int
-		}{
-			{"a member removed on A is refused by B's next request", func(ctx context.Context, a *teamauth.Store, userID, teamID, _ string) error {
-				return a.RemoveMember(ctx, teamID, userID)
-			}, http.StatusForbidden},
-			{"a token revoked on A is refused by B's next request", func(ctx context.Context, a *teamauth.Store, _, _, tokenID string) error {
-				return a.RevokeToken(ctx, tokenID)
-			}, http.StatusUnauthorized},
-			{"a user banned on A is refused by B's next request", func(ctx context.Context, a *teamauth.Store, userID, _, _ string) error {
-				return a.SetBanned(ctx, userID, true)
-			}, http.StatusForbidden},
-		}
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
+		for _, tt := range authorizationChanges() {
+			t.Run(tt.name+" on A is refused by B's next request", func(t *testing.T) {
 				open := testdb.Shared(t, e)
 				a := newKitConfig(t, kit.Config{DB: open(), Definitions: shopDefs()})
 				b := newKitConfig(t, kit.Config{DB: open(), Definitions: shopDefs()})
@@ -136,4 +121,29 @@ func TestASessionEndedOnOneInstanceIsRefusedByTheNextLookupOnAnother(t *testing.
 			t.Errorf("after the end on A: got user %s from B, want none", got.ID)
 		}
 	})
+}
+
+// authorizationChange is a change to the accounts, committed through
+// one instance, after which a request with the user's token must get want
+// from every instance.
+type authorizationChange struct {
+	name   string
+	change func(ctx context.Context, a *teamauth.Store, userID, teamID, tokenID string) error
+	want   int
+}
+
+// authorizationChanges are the changes that end a member's access: the
+// multi-instance tests run each of them.
+func authorizationChanges() []authorizationChange {
+	return []authorizationChange{
+		{"a removed member", func(ctx context.Context, a *teamauth.Store, userID, teamID, _ string) error {
+			return a.RemoveMember(ctx, teamID, userID)
+		}, http.StatusForbidden},
+		{"a revoked token", func(ctx context.Context, a *teamauth.Store, _, _, tokenID string) error {
+			return a.RevokeToken(ctx, tokenID)
+		}, http.StatusUnauthorized},
+		{"a banned user", func(ctx context.Context, a *teamauth.Store, userID, _, _ string) error {
+			return a.SetBanned(ctx, userID, true)
+		}, http.StatusForbidden},
+	}
 }
