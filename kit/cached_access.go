@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/uptrace/bun/dialect"
-
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -20,17 +18,17 @@ import (
 // thrown away and the request served again the usual way, which reads the
 // version first. A removed member, a revoked token or a ban is thus
 // refused exactly as before, on every instance; what is saved is the
-// round trip of the version read on every read.
+// version read of every read: a round trip on PostgreSQL, a statement of
+// its own on SQLite.
 //
 // Only reads take this path: nothing they do writes, so running one whose
-// authorization turns out stale changes nothing. SQLite keeps the usual
-// path (its version read is no round trip).
+// authorization turns out stale changes nothing.
 
 // serveFromCachedAccess serves r from the accounts cache when it can and
 // reports whether it did; false means nothing was written and the caller
 // serves r the usual way.
 func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request, collectionCall)) bool {
-	if r.Method != http.MethodGet || !k.defaultAuth || k.store.Dialect() != dialect.PG {
+	if r.Method != http.MethodGet || !k.defaultAuth {
 		return false
 	}
 	if _, ok := teamauth.UserFrom(r.Context()); ok {
