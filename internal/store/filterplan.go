@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -114,39 +112,22 @@ func (s *Store) planFilter(ctx context.Context, db bun.IDB, c *collections.Colle
 		}
 		return filterPlan{indexed: true, rangeRows: -1, team: team}, nil
 	}
-	table := quote(c.Table())
-	var rows int
-	if err := s.queryRow(ctx, db, `SELECT coalesce(max("rowid"), 0) FROM `+table).Scan(&rows); err != nil {
-		return filterPlan{}, fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
-	}
-	if rows == 0 {
-		return filterPlan{}, nil
-	}
-	k := min(rows, teamSample)
-	sums := []string{"count(*)"}
-	args := []any{k}
+	var exprs []string
+	var args []any
 	for _, cond := range conds {
 		part, condArgs, err := s.condition(cond)
 		if err != nil {
 			return filterPlan{}, err
 		}
-		sums = append(sums, "coalesce(sum("+part+"), 0)")
+		exprs = append(exprs, part)
 		args = append(args, condArgs...)
 	}
-	qs := `WITH RECURSIVE s(i) AS (VALUES(0) UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT ` + strings.Join(sums, ", ") + ` FROM ` +
-		table + ` WHERE "rowid" IN (SELECT 1 + (2 * i + 1) * ? / (2 * ?) FROM s) AND +"team_id" = ?`
-	args = append(args, rows, k, teamID)
-	counts := make([]int, len(sums))
-	dst := make([]any, len(counts))
-	for i := range counts {
-		dst[i] = &counts[i]
+	rows, k, sampled, held, err := s.sampleTeam(ctx, db, c, teamID, exprs, args)
+	if err != nil || rows == 0 {
+		return filterPlan{}, err
 	}
-	if err := s.queryRow(ctx, db, qs, args...).Scan(dst...); err != nil {
-		return filterPlan{}, fmt.Errorf("store: sample rows of %s: %w", c.Table(), err)
-	}
-	sampled := counts[0]
 	p := filterPlan{team: sampled * rows / k, indexed: len(conds) > 0, rangeRows: sampled * rows / k}
-	for _, hits := range counts[1:] {
+	for _, hits := range held {
 		p.rangeRows = min(p.rangeRows, hits*rows/k)
 	}
 	p.tableOrder = sampled > 0 && rows < p.rangeRows*candidateCost

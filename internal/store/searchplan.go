@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -145,28 +146,51 @@ const teamSample = 64
 
 // teamShare estimates the number of team teamID's rows of c, and returns
 // an upper bound of the table's rows (its largest rowid), how many rows of
-// the team it sampled and how many of those a search for term finds. The
-// estimate looks up teamSample rowids spread evenly over the table (a
-// rowid left free by a delete counts as another team's), which costs a few
-// dozen lookups instead of a pass over the team's index.
+// the team it sampled and how many of those a search for term finds (see
+// sampleTeam).
 func (s *Store) teamShare(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (team, rows, sampled, hits int, err error) {
+	match, matchArgs := s.searchMatch(c, term)
+	rows, k, sampled, held, err := s.sampleTeam(ctx, db, c, teamID, []string{match}, matchArgs)
+	if err != nil || rows == 0 {
+		return 0, 0, 0, 0, err
+	}
+	return sampled * rows / k, rows, sampled, held[0], nil
+}
+
+// sampleTeam looks up k = min(rows, teamSample) rowids of c spread evenly
+// over the table (a rowid left free by a delete counts as another team's),
+// which costs a few dozen lookups instead of a pass over the team's index.
+// It returns rows, the table's largest rowid (0: an empty table, nothing
+// sampled), k, how many of the sampled rows are team teamID's, and for each
+// of exprs (SQL expressions of a row that are 0 or 1, taking args in
+// order) how many of the team's sampled rows it holds. The team has about
+// sampled * rows / k rows.
+func (s *Store) sampleTeam(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, exprs []string, args []any) (rows, k, sampled int, held []int, err error) {
 	table := quote(c.Table())
 	if err := s.queryRow(ctx, db, `SELECT coalesce(max("rowid"), 0) FROM `+table).Scan(&rows); err != nil {
-		return 0, 0, 0, 0, fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+		return 0, 0, 0, nil, fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
 	}
 	if rows == 0 {
-		return 0, 0, 0, 0, nil
+		return 0, 0, 0, nil, nil
 	}
-	k := min(rows, teamSample)
-	match, matchArgs := s.searchMatch(c, term)
+	k = min(rows, teamSample)
+	sums := []string{"count(*)"}
+	for _, e := range exprs {
+		sums = append(sums, "coalesce(sum("+e+"), 0)")
+	}
 	// The midpoints of k equal slices of 1..rows.
-	q := `WITH RECURSIVE s(i) AS (VALUES(0) UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT count(*), coalesce(sum(` + match + `), 0) FROM ` +
+	q := `WITH RECURSIVE s(i) AS (VALUES(0) UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?) SELECT ` + strings.Join(sums, ", ") + ` FROM ` +
 		table + ` WHERE "rowid" IN (SELECT 1 + (2 * i + 1) * ? / (2 * ?) FROM s) AND +"team_id" = ?`
-	args := append(append([]any{k}, matchArgs...), rows, k, teamID)
-	if err := s.queryRow(ctx, db, q, args...).Scan(&sampled, &hits); err != nil {
-		return 0, 0, 0, 0, fmt.Errorf("store: sample rows of %s: %w", c.Table(), err)
+	qargs := append(append([]any{k}, args...), rows, k, teamID)
+	counts := make([]int, len(sums))
+	dst := make([]any, len(counts))
+	for i := range counts {
+		dst[i] = &counts[i]
 	}
-	return sampled * rows / k, rows, sampled, hits, nil
+	if err := s.queryRow(ctx, db, q, qargs...).Scan(dst...); err != nil {
+		return 0, 0, 0, nil, fmt.Errorf("store: sample rows of %s: %w", c.Table(), err)
+	}
+	return rows, k, counts[0], counts[1:], nil
 }
 
 // acquireScan waits for a scan slot (see SearchScans) and returns its
