@@ -339,7 +339,18 @@ func (p *tab) waitFor(what, predicate string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](predicate)); err != nil {
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](predicate))
+		if err == nil {
+			return
+		}
+		// A document replaced while the predicate was polled (a navigation
+		// still settling) takes its execution context along: poll the new
+		// one until the deadline.
+		if strings.Contains(err.Error(), "Cannot find context with specified id") && ctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
 		p.t.Fatalf("waiting for %s: %v\npage %s:\n%s", what, err, p.location(), p.bodyText())
 	}
 }
