@@ -3,10 +3,12 @@ package sqlexec
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -49,6 +51,9 @@ type Runner struct {
 	// goroutine (see stmt).
 	preparing map[string]bool
 	closed    bool // Close ran: prepare nothing more
+	// unprepared is set for good once the server said that a statement
+	// prepared on a connection does not exist there (see lostStatement).
+	unprepared atomic.Bool
 }
 
 // New returns a Runner for db.
@@ -115,6 +120,43 @@ func (r *Runner) rebind(query string, args []any) (string, []any) {
 	return b.String(), out
 }
 
+// inTx reports whether db is a transaction.
+func inTx(db bun.IDB) bool {
+	switch db.(type) {
+	case bun.Tx, *bun.Tx:
+		return true
+	}
+	return false
+}
+
+// lostStatement reports whether err is PostgreSQL's "prepared statement
+// does not exist" (SQLSTATE 26000), which a connection pooler that hands
+// each transaction a server connection of its own (PgBouncer in
+// transaction mode without max_prepared_statements) causes: the statement
+// was prepared on another server connection. The Runner then closes its
+// prepared statements and prepares none for good (pgx keys a connection's
+// prepared statements by their SQL text, so the text would find the lost
+// statement again until it is closed). A statement that met the error
+// outside a transaction runs again unprepared; inside one it fails (the
+// server aborted the transaction) and the statements after it run
+// unprepared.
+func (r *Runner) lostStatement(err error) bool {
+	var coded interface{ SQLState() string }
+	if err == nil || !errors.As(err, &coded) || coded.SQLState() != "26000" {
+		return false
+	}
+	if r.unprepared.CompareAndSwap(false, true) {
+		r.mu.Lock()
+		stmts := r.stmts
+		r.stmts = nil
+		r.mu.Unlock()
+		for _, st := range stmts {
+			st.Close()
+		}
+	}
+	return true
+}
+
 // handle returns the database/sql handle behind db.
 func handle(db bun.IDB) querier {
 	switch h := db.(type) {
@@ -128,9 +170,9 @@ func handle(db bun.IDB) querier {
 	panic(fmt.Sprintf("sqlexec: unsupported handle %T", db))
 }
 
-// stmt returns a prepared statement for query on SQLite (nil when the
-// engine is PostgreSQL, whose simple protocol gains nothing from it, when
-// the cache is full, or when preparing fails). The cache's lock is never
+// stmt returns a prepared statement for query (nil when the cache is
+// full, when preparing fails, or on PostgreSQL when the statement is not
+// keyed: see QueryKeyed). The cache's lock is never
 // held while preparing. Inside a transaction (inTx) a statement missing
 // from the cache runs unprepared this time and is prepared on a goroutine
 // of its own for the next calls: preparing in the caller would take a
@@ -139,8 +181,8 @@ func handle(db bun.IDB) querier {
 // prepares the fixed-shape write statements ahead; this catches the
 // others (an update's SET list has a shape per set of changed fields),
 // which SQLite would otherwise compile on every call, triggers included.
-func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
-	if r.pg {
+func (r *Runner) stmt(ctx context.Context, query string, inTx, keyed bool) *sql.Stmt {
+	if (r.pg && !keyed) || r.unprepared.Load() {
 		return nil
 	}
 	r.mu.Lock()
@@ -156,7 +198,7 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	r.mu.Unlock()
 	if later {
 		go func() {
-			r.stmt(context.WithoutCancel(ctx), query, false)
+			r.stmt(context.WithoutCancel(ctx), query, false, keyed)
 			r.mu.Lock()
 			delete(r.preparing, query)
 			r.mu.Unlock()
@@ -171,7 +213,7 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || r.unprepared.Load() {
 		st.Close()
 		return nil
 	}
@@ -189,7 +231,7 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx bool) *sql.Stmt {
 // bind returns the prepared statement for query, bound to db's
 // transaction when db is one (database/sql reuses the statement already
 // prepared on that connection).
-func (r *Runner) bind(ctx context.Context, db bun.IDB, query string) *sql.Stmt {
+func (r *Runner) bind(ctx context.Context, db bun.IDB, query string, keyed bool) *sql.Stmt {
 	var tx *sql.Tx
 	switch h := db.(type) {
 	case bun.Tx:
@@ -197,18 +239,19 @@ func (r *Runner) bind(ctx context.Context, db bun.IDB, query string) *sql.Stmt {
 	case *bun.Tx:
 		tx = h.Tx
 	}
-	st := r.stmt(ctx, query, tx != nil)
+	st := r.stmt(ctx, query, tx != nil, keyed)
 	if st == nil || tx == nil {
 		return st
 	}
 	return tx.StmtContext(ctx, st)
 }
 
-// Prepare caches the statements of queries ahead, outside any
-// transaction, so transactions find them (they never prepare themselves).
+// Prepare caches the statements of keyed queries (see QueryKeyed) ahead,
+// outside any transaction, so transactions find them (they never prepare
+// themselves).
 func (r *Runner) Prepare(ctx context.Context, queries ...string) {
 	for _, q := range queries {
-		r.stmt(ctx, q, false)
+		r.stmt(ctx, q, false, true)
 	}
 }
 
@@ -235,24 +278,37 @@ func (r *Runner) after(ctx context.Context, ev *bun.QueryEvent, res sql.Result, 
 }
 
 // Query runs a query on db (the DB or a transaction), through a cached
-// prepared statement on SQLite.
+// prepared statement on SQLite; on PostgreSQL it is planned afresh for
+// its values on every call (lists, filters, searches, ranges: their best
+// plan depends on the values).
 func (r *Runner) Query(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
-	return r.query(ctx, db, true, query, args)
+	return r.query(ctx, db, modeCached, query, args)
+}
+
+// QueryKeyed runs a query whose best plan does not depend on its argument
+// values (a read by primary or unique key, a position range of the change
+// log) on db, through a cached prepared statement on both engines, so
+// that PostgreSQL can skip planning it on every call.
+func (r *Runner) QueryKeyed(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	return r.query(ctx, db, modeKeyed, query, args)
 }
 
 // QueryOnce runs a query that is not worth a prepared statement (schema
 // inspection, a statement run once) on db.
 func (r *Runner) QueryOnce(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
-	return r.query(ctx, db, false, query, args)
+	return r.query(ctx, db, modeOnce, query, args)
 }
 
-func (r *Runner) query(ctx context.Context, db bun.IDB, cache bool, template string, args []any) (*sql.Rows, error) {
+func (r *Runner) query(ctx context.Context, db bun.IDB, m mode, template string, args []any) (*sql.Rows, error) {
 	query, args := r.rebind(template, args)
 	ctx, ev := r.before(ctx, template, query, args)
 	var rows *sql.Rows
 	var err error
-	if st := r.bindIf(ctx, cache, db, query); st != nil {
+	if st := r.bindIf(ctx, m, db, query); st != nil {
 		rows, err = st.QueryContext(ctx, args...)
+		if r.lostStatement(err) && !inTx(db) {
+			rows, err = handle(db).QueryContext(ctx, query, args...)
+		}
 	} else {
 		rows, err = handle(db).QueryContext(ctx, query, args...)
 	}
@@ -261,24 +317,34 @@ func (r *Runner) query(ctx context.Context, db bun.IDB, cache bool, template str
 }
 
 // Exec runs a statement on db, through a cached prepared statement on
-// SQLite.
+// SQLite; on PostgreSQL it is planned afresh on every call (see Query).
 func (r *Runner) Exec(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
-	return r.exec(ctx, db, true, query, args)
+	return r.exec(ctx, db, modeCached, query, args)
+}
+
+// ExecKeyed runs a statement whose best plan does not depend on its
+// argument values (an insert, or a write by primary or unique key) on db,
+// through a cached prepared statement on both engines (see QueryKeyed).
+func (r *Runner) ExecKeyed(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
+	return r.exec(ctx, db, modeKeyed, query, args)
 }
 
 // ExecOnce runs a statement that is not worth a prepared statement (DDL,
 // savepoints, a statement run once) on db.
 func (r *Runner) ExecOnce(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
-	return r.exec(ctx, db, false, query, args)
+	return r.exec(ctx, db, modeOnce, query, args)
 }
 
-func (r *Runner) exec(ctx context.Context, db bun.IDB, cache bool, template string, args []any) (sql.Result, error) {
+func (r *Runner) exec(ctx context.Context, db bun.IDB, m mode, template string, args []any) (sql.Result, error) {
 	query, args := r.rebind(template, args)
 	ctx, ev := r.before(ctx, template, query, args)
 	var res sql.Result
 	var err error
-	if st := r.bindIf(ctx, cache, db, query); st != nil {
+	if st := r.bindIf(ctx, m, db, query); st != nil {
 		res, err = st.ExecContext(ctx, args...)
+		if r.lostStatement(err) && !inTx(db) {
+			res, err = handle(db).ExecContext(ctx, query, args...)
+		}
 	} else {
 		res, err = handle(db).ExecContext(ctx, query, args...)
 	}
@@ -287,23 +353,34 @@ func (r *Runner) exec(ctx context.Context, db bun.IDB, cache bool, template stri
 }
 
 // QueryRow runs a one-row query on db, through a cached prepared
-// statement on SQLite.
+// statement on SQLite; on PostgreSQL it is planned afresh on every call
+// (see Query).
 func (r *Runner) QueryRow(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
-	return r.queryRow(ctx, db, true, query, args)
+	return r.queryRow(ctx, db, modeCached, query, args)
+}
+
+// QueryRowKeyed runs a one-row query whose best plan does not depend on
+// its argument values on db, through a cached prepared statement on both
+// engines (see QueryKeyed).
+func (r *Runner) QueryRowKeyed(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
+	return r.queryRow(ctx, db, modeKeyed, query, args)
 }
 
 // QueryRowOnce runs a one-row query that is not worth a prepared
 // statement on db.
 func (r *Runner) QueryRowOnce(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
-	return r.queryRow(ctx, db, false, query, args)
+	return r.queryRow(ctx, db, modeOnce, query, args)
 }
 
-func (r *Runner) queryRow(ctx context.Context, db bun.IDB, cache bool, template string, args []any) *sql.Row {
+func (r *Runner) queryRow(ctx context.Context, db bun.IDB, m mode, template string, args []any) *sql.Row {
 	query, args := r.rebind(template, args)
 	ctx, ev := r.before(ctx, template, query, args)
 	var row *sql.Row
-	if st := r.bindIf(ctx, cache, db, query); st != nil {
+	if st := r.bindIf(ctx, m, db, query); st != nil {
 		row = st.QueryRowContext(ctx, args...)
+		if r.lostStatement(row.Err()) && !inTx(db) {
+			row = handle(db).QueryRowContext(ctx, query, args...)
+		}
 	} else {
 		row = handle(db).QueryRowContext(ctx, query, args...)
 	}
@@ -311,12 +388,22 @@ func (r *Runner) queryRow(ctx context.Context, db bun.IDB, cache bool, template 
 	return row
 }
 
-// bindIf is bind when cache is set, else nil (run unprepared).
-func (r *Runner) bindIf(ctx context.Context, cache bool, db bun.IDB, query string) *sql.Stmt {
-	if !cache {
+// mode says whether and where a statement is prepared.
+type mode int
+
+const (
+	modeOnce   mode = iota // never prepared
+	modeCached             // prepared on SQLite, planned per call on PostgreSQL
+	modeKeyed              // prepared on both engines
+)
+
+// bindIf is bind for the cached and keyed modes, else nil (run
+// unprepared).
+func (r *Runner) bindIf(ctx context.Context, m mode, db bun.IDB, query string) *sql.Stmt {
+	if m == modeOnce {
 		return nil
 	}
-	return r.bind(ctx, db, query)
+	return r.bind(ctx, db, query, m == modeKeyed)
 }
 
 // Close releases the prepared statements.
