@@ -154,7 +154,7 @@ func (s *Store) currentVersion(ctx context.Context) (version int64, ok bool) {
 // of the old counter must not outlive it.
 func (s *Store) readVersion(ctx context.Context) (int64, bool) {
 	var v int64
-	if err := s.run.QueryRow(ctx, s.db, sqlAuthVersion).Scan(&v); err != nil {
+	if err := s.run.QueryRowKeyed(ctx, s.db, sqlAuthVersion).Scan(&v); err != nil {
 		s.tokens.reset()
 		s.teams.reset()
 		return 0, false

@@ -136,7 +136,7 @@ func (s *Store) Team(ctx context.Context, idOrSlug string) (*Team, error) {
 		q, arg = sqlTeamByID, id
 	}
 	t, dst := scanTeam(nil)
-	if err := s.run.QueryRow(ctx, s.db, q, arg).Scan(dst...); err != nil {
+	if err := s.run.QueryRowKeyed(ctx, s.db, q, arg).Scan(dst...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrTeamNotFound
 		}
@@ -148,7 +148,7 @@ func (s *Store) Team(ctx context.Context, idOrSlug string) (*Team, error) {
 // User finds a user by id.
 func (s *Store) User(ctx context.Context, id string) (*User, error) {
 	u, dst := scanUser(nil)
-	if err := s.run.QueryRow(ctx, s.db, sqlUserByID, id).Scan(dst...); err != nil {
+	if err := s.run.QueryRowKeyed(ctx, s.db, sqlUserByID, id).Scan(dst...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrUserNotFound
 		}
@@ -161,7 +161,7 @@ func (s *Store) User(ctx context.Context, id string) (*User, error) {
 func (s *Store) Membership(ctx context.Context, teamID, userID string) (*Membership, error) {
 	m := &Membership{}
 	var role string
-	err := s.run.QueryRow(ctx, s.db, sqlMembership, teamID, userID).Scan(&m.ID, &m.TeamID, &m.UserID, &role, &createdInto{&m.CreatedAt, &anyTime{}})
+	err := s.run.QueryRowKeyed(ctx, s.db, sqlMembership, teamID, userID).Scan(&m.ID, &m.TeamID, &m.UserID, &role, &createdInto{&m.CreatedAt, &anyTime{}})
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrNotMember
@@ -193,7 +193,7 @@ func (s *Store) TeamAndMembership(ctx context.Context, idOrSlug, userID string) 
 	var mCreated anyTime
 	t, dst := scanTeam(nil)
 	dst = append(dst, &mID, &mRole, &mCreated)
-	if err := s.run.QueryRow(ctx, s.db, q, userID, arg).Scan(dst...); err != nil {
+	if err := s.run.QueryRowKeyed(ctx, s.db, q, userID, arg).Scan(dst...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, nil, ErrTeamNotFound
 		}
@@ -248,7 +248,7 @@ func (s *Store) UserByToken(ctx context.Context, plaintext string) (*User, error
 	var revoked, lastUsed anyTime
 	u, dst := scanUser(nil)
 	dst = append(dst, &e.tokenID, &revoked, &lastUsed)
-	if err := s.run.QueryRow(ctx, s.db, sqlUserByToken, hash).Scan(dst...); err != nil {
+	if err := s.run.QueryRowKeyed(ctx, s.db, sqlUserByToken, hash).Scan(dst...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, ErrInvalidToken
 		}

@@ -236,7 +236,7 @@ func (s *Store) CheckPassword(ctx context.Context, email, password string) (*Use
 	var hash *string
 	u, dst := scanUser(nil)
 	dst = append(dst, &hash)
-	err := s.run.QueryRow(ctx, s.db, sqlUserPasswordByEmail, email).Scan(dst...)
+	err := s.run.QueryRowKeyed(ctx, s.db, sqlUserPasswordByEmail, email).Scan(dst...)
 	found := err == nil && hash != nil && email != ""
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("teamauth: find user by email: %w", err)

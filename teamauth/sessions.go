@@ -160,7 +160,7 @@ func (s *Store) UserBySession(ctx context.Context, plaintext string) (*User, err
 		var idle int64
 		u, dst := scanUser(nil)
 		dst = append(dst, &e.sessionID, &lastSeen, &expires, &idle, &ended)
-		if err := s.run.QueryRow(ctx, s.db, sqlUserBySession, hash).Scan(dst...); err != nil {
+		if err := s.run.QueryRowKeyed(ctx, s.db, sqlUserBySession, hash).Scan(dst...); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return nil, ErrInvalidSession
 			}

@@ -156,7 +156,7 @@ func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
 		q = `INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
 			VALUES (pg_current_xact_id(), nextval('kit_changes_id_seq'), ?, ?, ?, ?, ?, ?)`
 	}
-	_, err = s.exec(ctx, tx, q, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+	_, err = s.execKeyed(ctx, tx, q, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
 	return err
 }
 
@@ -214,7 +214,7 @@ func (s *Store) insertChanges(ctx context.Context, tx bun.Tx, ok []*writeReq) er
 			if err != nil {
 				return err
 			}
-			if _, err := s.exec(ctx, tx, insertChangeSQL, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp); err != nil {
+			if _, err := s.execKeyed(ctx, tx, insertChangeSQL, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp); err != nil {
 				return err
 			}
 		}

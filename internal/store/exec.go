@@ -31,6 +31,22 @@ func (s *Store) queryRow(ctx context.Context, db bun.IDB, query string, args ...
 	return s.run.QueryRow(ctx, db, query, args...)
 }
 
+// queryKeyed, execKeyed and queryRowKeyed run statements whose plan does
+// not depend on their values (reads and writes by key, inserts, position
+// ranges of the change log): prepared on PostgreSQL too, where query,
+// exec and queryRow are planned for their values on every call.
+func (s *Store) queryKeyed(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
+	return s.run.QueryKeyed(ctx, db, query, args...)
+}
+
+func (s *Store) execKeyed(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Result, error) {
+	return s.run.ExecKeyed(ctx, db, query, args...)
+}
+
+func (s *Store) queryRowKeyed(ctx context.Context, db bun.IDB, query string, args ...any) *sql.Row {
+	return s.run.QueryRowKeyed(ctx, db, query, args...)
+}
+
 // execOnce, queryOnce and queryRowOnce run statements that are not worth
 // a prepared statement (DDL, schema inspection, savepoints) through the
 // same runner, so the query hook sees them too.

@@ -38,6 +38,23 @@ func (s *Store) scanRecords(ctx context.Context, db bun.IDB, c *collections.Coll
 // the attributes': they are scanned into extra (the last row's stay).
 func (s *Store) scanRecordsAnd(ctx context.Context, db bun.IDB, c *collections.Collection, extra []any, query string, args ...any) ([]Record, error) {
 	rows, err := s.query(ctx, db, query, args...)
+	return s.scanRows(c, extra, rows, err)
+}
+
+// scanKeyed and scanKeyedAnd are scanRecords and scanRecordsAnd for a
+// statement by key (see queryKeyed).
+func (s *Store) scanKeyed(ctx context.Context, db bun.IDB, c *collections.Collection, query string, args ...any) ([]Record, error) {
+	return s.scanKeyedAnd(ctx, db, c, nil, query, args...)
+}
+
+func (s *Store) scanKeyedAnd(ctx context.Context, db bun.IDB, c *collections.Collection, extra []any, query string, args ...any) ([]Record, error) {
+	rows, err := s.queryKeyed(ctx, db, query, args...)
+	return s.scanRows(c, extra, rows, err)
+}
+
+// scanRows reads the records of rows, the result of a query (err its
+// error), closing rows.
+func (s *Store) scanRows(c *collections.Collection, extra []any, rows *sql.Rows, err error) ([]Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: query %s: %w", c.Table(), err)
 	}
@@ -73,7 +90,7 @@ func (s *Store) scanRecordsAnd(ctx context.Context, db bun.IDB, c *collections.C
 // Get returns the record id of team teamID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
 	col, dst := probeColumn(ctx)
-	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), getSQLWith(c, col), teamID, id)
+	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), getSQLWith(c, col), teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +111,7 @@ func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Col
 	if s.dialect != dialect.PG {
 		return s.Get(ctx, db, c, teamID, id)
 	}
-	recs, err := s.scanRecords(ctx, db, c, getSQL(c)+" FOR UPDATE", teamID, id)
+	recs, err := s.scanKeyed(ctx, db, c, getSQL(c)+" FOR UPDATE", teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +124,7 @@ func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Col
 // GetAnyTeam returns the record id whatever its team (super-admin reads).
 func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Collection, id string) (Record, error) {
 	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "id" = ?`
-	recs, err := s.scanRecords(ctx, db, c, q, id)
+	recs, err := s.scanKeyed(ctx, db, c, q, id)
 	if err != nil {
 		return nil, err
 	}
@@ -124,7 +141,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 		return []Record{}, nil
 	}
 	col, dst := probeColumn(ctx)
-	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), s.getManySQL(c, col), teamID, inListOf(ids))
+	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getManySQL(c, col), teamID, inListOf(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +190,7 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 	if err != nil {
 		return err
 	}
-	if _, err := s.exec(ctx, db, s.counted(c, q, 1), args...); err != nil {
+	if _, err := s.execKeyed(ctx, db, s.counted(c, q, 1), args...); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
 	}
 	team, _ := rec["teamId"].(string)
@@ -223,7 +240,7 @@ func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec
 	if err != nil {
 		return err
 	}
-	if _, err := s.exec(ctx, s.db, q, args...); err != nil {
+	if _, err := s.execKeyed(ctx, s.db, q, args...); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
 	}
 	return nil
@@ -238,7 +255,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 	}
 	args = append(args, teamID, id)
 	q := "UPDATE " + quote(c.Table()) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
-	res, err := s.exec(ctx, db, q, args...)
+	res, err := s.execKeyed(ctx, db, q, args...)
 	if err != nil {
 		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
@@ -309,7 +326,7 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 		" FROM (" + sub + ") AS " + before +
 		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
 		" RETURNING " + strings.Join(ret, ", ")
-	recs, err := s.scanRecords(ctx, db, c, q, args...)
+	recs, err := s.scanKeyed(ctx, db, c, q, args...)
 	if err != nil {
 		return nil, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
@@ -390,7 +407,7 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 		return nil, false, err
 	}
 	var written int64
-	recs, err := s.scanRecordsAnd(ctx, s.db, c, []any{&written}, q, args...)
+	recs, err := s.scanKeyedAnd(ctx, s.db, c, []any{&written}, q, args...)
 	if err != nil {
 		return nil, false, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
@@ -431,7 +448,7 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 	}
 	// On PostgreSQL the statement also inserts the count's delta row, one
 	// per deleted row: its rows affected are the deleted rows still.
-	res, err := s.exec(ctx, db, s.deleteSQL(c), teamID, id)
+	res, err := s.execKeyed(ctx, db, s.deleteSQL(c), teamID, id)
 	if err != nil {
 		return deleteError(c, err)
 	}
@@ -465,7 +482,7 @@ func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, tea
 	if err != nil {
 		return err
 	}
-	rows, err := s.query(ctx, s.db, q, args...)
+	rows, err := s.queryKeyed(ctx, s.db, q, args...)
 	if err != nil {
 		return deleteError(c, err)
 	}
@@ -503,7 +520,7 @@ func deleteError(c *collections.Collection, err error) error {
 // Exists reports whether team teamID has a record id in c.
 func (s *Store) Exists(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (bool, error) {
 	var n int
-	err := s.queryRow(ctx, db, existsSQL(c), teamID, id).Scan(&n)
+	err := s.queryRowKeyed(ctx, db, existsSQL(c), teamID, id).Scan(&n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("store: look up %s: %w", c.Table(), err)
 	}
@@ -519,7 +536,7 @@ func (s *Store) Taken(ctx context.Context, db bun.IDB, c *collections.Collection
 	}
 	var n int
 	q := "SELECT count(*) FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + ` = ? AND "id" <> ?`
-	if err := s.queryRow(ctx, db, q, teamID, ev, exceptID).Scan(&n); err != nil {
+	if err := s.queryRowKeyed(ctx, db, q, teamID, ev, exceptID).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table(), a.Column, err)
 	}
 	return n > 0, nil
