@@ -51,6 +51,9 @@ type Runner struct {
 	// goroutine (see stmt).
 	preparing map[string]bool
 	closed    bool // Close ran: prepare nothing more
+	// prep counts the goroutines preparing (Close waits for them: none
+	// uses the database after Close returns).
+	prep sync.WaitGroup
 	// unprepared is set for good once the server said that a statement
 	// prepared on a connection does not exist there (see lostStatement).
 	unprepared atomic.Bool
@@ -187,17 +190,19 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx, keyed bool) *sql.
 	}
 	r.mu.Lock()
 	st, ok := r.stmts[query]
-	full := len(r.stmts) >= maxCachedStatements
+	full := len(r.stmts) >= maxCachedStatements || r.closed
 	later := !ok && inTx && !r.closed && len(r.stmts)+len(r.preparing) < maxCachedStatements && !r.preparing[query]
 	if later {
 		if r.preparing == nil {
 			r.preparing = map[string]bool{}
 		}
 		r.preparing[query] = true
+		r.prep.Add(1)
 	}
 	r.mu.Unlock()
 	if later {
 		go func() {
+			defer r.prep.Done()
 			r.stmt(context.WithoutCancel(ctx), query, false, keyed)
 			r.mu.Lock()
 			delete(r.preparing, query)
@@ -406,8 +411,14 @@ func (r *Runner) bindIf(ctx context.Context, m mode, db bun.IDB, query string) *
 	return r.bind(ctx, db, query, m == modeKeyed)
 }
 
-// Close releases the prepared statements.
+// Close waits for the statements being prepared on the side, then
+// releases the prepared statements; the Runner prepares nothing more and
+// no longer uses the database on its own.
 func (r *Runner) Close() error {
+	r.mu.Lock()
+	r.closed = true
+	r.mu.Unlock()
+	r.prep.Wait()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, st := range r.stmts {
