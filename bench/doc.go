@@ -460,6 +460,21 @@
 //     load 11 to 14: create 1.76x to 1.80x, update 0.80x to 1.41x, delete
 //     0.54x to 2.22x; pager_reset 15% to 37% of kit's CPU before, under
 //     1% after.
+//   - SQLite writes authorize from the accounts cache
+//     (kit/cached_access.go, store.WriteGuard), 2026-11-24: the version
+//     read of every create, update and delete was a statement of its own
+//     on a pool connection whose page cache each group commit empties:
+//     in the kit child's profiles (--workloads create,update,delete
+//     --duration 4s --rounds 2 --cpuprofile, two runs of 96ff5c2 at load
+//     11 to 12) readVersion was 7.3% and 10.9% of create's CPU, 10.1% and
+//     10.8% of update's, 5.3% and 6.8% of delete's. With the guard (the
+//     version read once per group on the queue's own connection, two
+//     runs alternating with those) the check is 1.1% to 1.4% of create,
+//     0.6% to 0.7% of update, 1.7% of delete, and readVersion is gone.
+//     The kit/raw req/s ratios of those four runs (other processes 0.9 to
+//     1.6 cores) moved by more between runs of the same binary than
+//     between the binaries: create 0.51x and 3.69x before, 2.53x and 1.57x
+//     after.
 //   - Both together, one run of each binary in turn (e0dd383, then
 //     4902bc4's code; --workloads filter,get,ids1,ids100,create,update,
 //     delete --duration 4s --rounds 2), 2026-11-24, load 10 to 16, other
