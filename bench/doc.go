@@ -460,6 +460,45 @@
 //     load 11 to 14: create 1.76x to 1.80x, update 0.80x to 1.41x, delete
 //     0.54x to 2.22x; pager_reset 15% to 37% of kit's CPU before, under
 //     1% after.
+//   - SQLite writes authorize from the accounts cache
+//     (kit/cached_access.go, store.WriteGuard), 2026-11-24: the version
+//     read of every create, update and delete was a statement of its own
+//     on a pool connection whose page cache each group commit empties:
+//     in the kit child's profiles (--workloads create,update,delete
+//     --duration 4s --rounds 2 --cpuprofile, two runs of 96ff5c2 at load
+//     11 to 12) readVersion was 7.3% and 10.9% of create's CPU, 10.1% and
+//     10.8% of update's, 5.3% and 6.8% of delete's. With the guard (the
+//     version read once per group on the queue's own connection, two
+//     runs alternating with those) the check is 1.1% to 1.4% of create,
+//     0.6% to 0.7% of update, 1.7% of delete, and readVersion is gone.
+//     The kit/raw req/s ratios of those four runs (other processes 0.9 to
+//     1.6 cores) moved by more between runs of the same binary than
+//     between the binaries: create 0.51x and 3.69x before, 2.53x and 1.57x
+//     after.
+//   - What a group commit holds under the harness's load (2026-11-24,
+//     86eae35 with temporary tracing of every group's size and duration
+//     and of its search flush, not kept; --workloads create,update
+//     --duration 4s --rounds 2, load average 3.5 to 17): the groups held
+//     4.2 to 5.5 writes on average, not the 32 connections' worth: the
+//     server has one core (GOMAXPROCS=1), and Go polls the network only
+//     when nothing else is runnable, so the queue's goroutine (runnable
+//     again right after its group) starts the next group with the
+//     requests already parsed, while the next ones wait in their sockets.
+//     Groups without a flush took 0.4 to 0.6 ms at the median (p99 10 to
+//     19 ms, other processes preempting), groups with the 256-row flush
+//     17 to 28 ms at the median (p90 52 to 125 ms): the slow tail of
+//     create. Letting the queue's goroutine sleep 20 or 100 us before
+//     each group (so that the scheduler polls the network) and yield
+//     once more, two runs each: 6.4 and 5.3 writes per group (20 us),
+//     6.5 and 4.6 (100 us), 5.5 and 4.4 without; in-queue time per write
+//     239 and 381 us, 245 and 377 us, 214 and 404 us: within the noise,
+//     left out. A flush limit of 128 or 64 rows instead of 256 (one run
+//     each way, twice, at load 17 to 26, other processes 0.8 to 1.7
+//     cores): nothing these runs could tell apart. A 16 MiB page cache on the queue's connection alone
+//     (two alternating pairs, load 17 to 23): pread went from 10.4% and
+//     10.8% of update's CPU to 4.7% and 4.0% (delete 15.4% and 15.0% to
+//     9.9% and 13.2%), peak RSS from 31 to 54 MiB under update; req/s
+//     within the noise: left out.
 //   - Both together, one run of each binary in turn (e0dd383, then
 //     4902bc4's code; --workloads filter,get,ids1,ids100,create,update,
 //     delete --duration 4s --rounds 2), 2026-11-24, load 10 to 16, other

@@ -1,8 +1,12 @@
 package kit
 
 import (
+	"bytes"
+	"io"
 	"net/http"
 	"strings"
+
+	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/teamauth"
@@ -21,14 +25,28 @@ import (
 // version read of every read: a round trip on PostgreSQL, a statement of
 // its own on SQLite.
 //
-// Only reads take this path: nothing they do writes, so running one whose
-// authorization turns out stale changes nothing.
+// Reads take this path on both engines: nothing they do writes, so
+// running one whose authorization turns out stale changes nothing.
+//
+// On SQLite the writes of a collection route (create, update, delete,
+// move) take it too: every write there goes through the Store's write
+// queue, and the request's writes carry a store.WriteGuard, so the queue
+// reads the version in the write's own transaction, under SQLite's write
+// lock, before the first of them runs, and runs it only when the version
+// is still the cache's. A refused write runs nothing; its answer is
+// thrown away and the request served again the usual way, its body
+// replayed from what the first attempt read. A request that ends before
+// any write reaches the queue (a malformed body, a refused role) reads the
+// version by itself before its answer leaves, as a read without rows
+// does. What is saved is the version read of every write, a statement on
+// a pool connection whose page cache each group commit empties.
 
 // serveFromCachedAccess serves r from the accounts cache when it can and
 // reports whether it did; false means nothing was written and the caller
 // serves r the usual way.
 func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request, collectionCall)) bool {
-	if r.Method != http.MethodGet || !k.defaultAuth {
+	write := r.Method != http.MethodGet
+	if write && (r.Method == http.MethodHead || k.store.Dialect() != dialect.SQLite) || !k.defaultAuth {
 		return false
 	}
 	if _, ok := teamauth.UserFrom(r.Context()); ok {
@@ -46,21 +64,75 @@ func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serv
 	if !ok || c.External() {
 		return false
 	}
-	probe := store.NewVersionProbe(teamauth.AuthVersionSubquery)
-	ctx := store.WithVersionProbe(teamauth.WithUser(r.Context(), acc.User), probe)
+	ctx := teamauth.WithUser(r.Context(), acc.User)
+	var confirmed func() (ok, decided bool)
+	var body *recordedBody
+	if write {
+		guard := store.NewWriteGuard("SELECT "+teamauth.AuthVersionSubquery, version)
+		ctx = store.WithWriteGuard(ctx, guard)
+		confirmed = func() (bool, bool) {
+			s := guard.State()
+			return s == store.GuardConfirmed, s != store.GuardUnchecked
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			body = &recordedBody{rc: r.Body}
+		}
+	} else {
+		probe := store.NewVersionProbe(teamauth.AuthVersionSubquery)
+		ctx = store.WithVersionProbe(ctx, probe)
+		confirmed = func() (bool, bool) {
+			v, ok := probe.Value()
+			return v == version, ok
+		}
+	}
 	cw := &confirmingWriter{w: w, header: http.Header{}, confirm: func() bool {
-		if v, ok := probe.Value(); ok {
-			return v == version
+		if ok, decided := confirmed(); decided {
+			return ok
 		}
 		v, ok := k.auth.AuthVersion(r.Context())
 		return ok && v == version
 	}}
-	serve(cw, r.WithContext(ctx), collectionCall{
+	attempt := r.WithContext(ctx)
+	if body != nil {
+		attempt.Body = body
+	}
+	serve(cw, attempt, collectionCall{
 		c:     c,
 		actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role},
 		acc:   acc,
 	})
-	return cw.decide()
+	if cw.decide() {
+		return true
+	}
+	if body != nil {
+		r.Body = body.replay()
+	}
+	return false
+}
+
+// recordedBody keeps what is read of a request body so that the request
+// can be served again with the same body.
+type recordedBody struct {
+	rc   io.ReadCloser
+	read []byte
+}
+
+func (b *recordedBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	b.read = append(b.read, p[:n]...)
+	return n, err
+}
+
+// Close leaves the body open for the replay; the server closes it.
+func (b *recordedBody) Close() error { return nil }
+
+// replay returns the body again from its start: what was read, then the
+// rest.
+func (b *recordedBody) replay() io.ReadCloser {
+	return struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(b.read), b.rc), b.rc}
 }
 
 // bearerToken returns the token of r's "Authorization: Bearer" header, as

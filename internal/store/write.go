@@ -52,6 +52,10 @@ const maxWriteBatch = 64
 // single says that fn makes at most one write statement and nothing after
 // it can fail: such a write needs no savepoint, since SQLite undoes a
 // failed statement by itself.
+//
+// On SQLite a write whose ctx carries a WriteGuard runs only when the
+// guard passes, checked in the write's transaction right before fn (see
+// WriteGuard); a refused write returns ErrWriteGuardRefused.
 func (s *Store) RunWrite(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if s.dialect == dialect.PG {
 		return s.db.RunInTx(ctx, nil, fn)
@@ -236,6 +240,7 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 	}
 	grouped := len(batch) > 1
 	var ran, ok []*writeReq
+	seen := guardReads{}
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			r.err = err
@@ -243,6 +248,10 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 			continue
 		}
 		ctx := context.WithValue(context.WithoutCancel(r.ctx), writeReqKey{}, r)
+		if !q.check(ctx, tx, r, seen) {
+			ran = append(ran, r)
+			continue
+		}
 		// In a group, a write gets a savepoint so that its failure undoes
 		// only its own changes; a single-statement write needs none.
 		sp := grouped && !r.single
@@ -266,6 +275,9 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 		}
 		q.call(ctx, tx, r)
 		ran = append(ran, r)
+		if !r.single {
+			clear(seen) // fn may have changed a guarded counter
+		}
 		switch {
 		case r.panicked && grouped && !sp:
 			// A panic may have come after the write: without a savepoint
