@@ -367,6 +367,26 @@
 //     baseline's shape 389 and 407 (543 and 300): the indexes of kit's
 //     search cost about a quarter of an insert, before the change row and
 //     the row count's delta row that kit's statement also writes.
+//   - Keyed statements prepared on PostgreSQL (internal/sqlexec's Keyed
+//     mode), 2026-11-24. On one connection, 3,000 runs of each of kit's
+//     statements as the server gets them, the backend's own CPU from
+//     /proc (2,000 records of a team): the get by id 213 and 243 us per
+//     run through the simple protocol, 60 and 70 us prepared (generic
+//     plan), 153 us prepared with plan_cache_mode = force_custom_plan: the
+//     planning, not the parsing, is the cost (kit's tables carry the sort
+//     key and trigram indexes the planner weighs each time). The count of
+//     a filter gained nothing (320 to 343 against 223 to 327 us), which
+//     is one reason lists, filters and searches stay planned per call.
+//     go run ./bench --workloads get,ids1,ids100,create,update,delete
+//     --duration 4s --rounds 2 --db ..., before and after alternating,
+//     two runs each at load 19 to 21 with two other sessions'
+//     benchmarks running (other processes over 10% of a core in 6 to 9
+//     of 12 timed runs; these ratios swing by 2x between runs of the same
+//     code): get 0.55x and 0.86x before, 1.47x and 0.57x after; ids1
+//     0.67x and 0.45x, 0.85x and 1.16x; ids100 0.72x and 0.70x, 0.79x
+//     and 0.72x; create 0.56x and 0.54x, 0.79x and 1.34x; update 0.37x
+//     and 0.45x, 0.67x and 2.10x; delete 0.54x and 0.67x, 0.56x and
+//     0.98x.
 //   - Row counts for unfiltered totals (internal/store/counts.go), 2026-11-23,
 //     a busy machine (other processes 60-160% of a core): at 1,000,000 rows
 //     (--rows 1000000 --workloads list --rounds 2) a page newest first with
