@@ -278,6 +278,51 @@
 //     this process's committed changes to the hub in memory (code of
 //     the write path, not the hub's), which would remove the hub's log
 //     reads for them.
+//   - The change stream's copies and write calls (kit/changes.go,
+//     kit/changes_http.go, issue 19), 2026-11-24 at load 17 to 23 (other
+//     sessions' benchmarks on the two cores). Profiles of the creates
+//     alone (BenchmarkChangeStream's new KIT_BENCH_CPUPROFILE, 1,000
+//     subscribers over 100 teams, 24,000 creates, 8,622 creates/s, 133
+//     µs per create): the streams 12.7% of the server's samples, of
+//     which appendTo 4.6% (a stream at a 250 ms interval held about 17
+//     rounds, one per batch of 128 changes the hub read, and copied them
+//     into its own buffer: growslice and GC assist, not the copy) and the
+//     write and flush 6.5%; the hub's reads of the log 5.5%, its frames
+//     1%. Now each batch of one delivery extends the team's round
+//     (sharing its arrays) and replaces it in the queues still holding
+//     it, so a stream writes the shared bytes as they are; and the
+//     stream is not chunked on HTTP/1.x (Transfer-Encoding: identity),
+//     so a delivery is one write(2) (a 9 KB delivery was three: 4,096,
+//     5,222 and 2 bytes). Alternating binaries, 1,000 subscribers on one
+//     team, 2,000 creates, before/after: server CPU per create 2,013 /
+//     1,709 µs against 723 / 470 µs, write calls per create 16.1 / 59.5
+//     against 13.2 / 9.7. Over 100 teams at the 1,000 to 2,000
+//     creates/s this load allowed, deliveries stay under 4 KB and hold
+//     one or two batches: no difference the noise lets one see (CPU per
+//     create 214 / 225 / 308 µs before, 240 / 182 / 326 µs after; a
+//     second alternation at load 13 to 19, against each round's own
+//     0-subscriber run: 1.92x / 1.40x / 1.80x before, 1.80x / 1.06x /
+//     1.87x after). At these rates the interval sits at its 250 ms
+//     ceiling, so the streams write about 4,000 times a second whatever
+//     the rate, 1.2 to 2.7 writes per create: the per-write cost (a
+//     goroutine woken, a loopback send) is most of the remaining gap.
+//     The reading child (the benchmark's clients=process) took 29 to 44
+//     µs of CPU per create at 4,000 to 8,600 creates/s, about a quarter
+//     of the server's own, from the same two cores; its profile was
+//     34% string conversions of lines (bufio.Scanner.Text) and 12%
+//     growing the slices of received changes. It now reads lines as
+//     bytes and makes room up front, and checks the order of every
+//     subscriber's changes too. Its profile's allocation fell from
+//     26.5% of its samples to 6.2% (the item ids it keeps), growslice
+//     from 12.4% to none; reading the sockets is now 54% (runs at load
+//     8 to 22, 673 and 348 creates/s: its CPU per create, 87 and 89 µs,
+//     depends on the rate more than on the code, since a slow run
+//     delivers fewer changes per read). Not done: handing
+//     this process's committed changes to the hub in memory (the hub's
+//     reads of the log, 5.5%), and larger log reads per delivery (a
+//     batch is at most half a stream's buffer, 128, so that a stream
+//     that keeps up always has room for the next; a team-aware check
+//     after the read would allow more).
 //   - One encoding per record answer (writeRecord, kit/etag.go): the
 //     ETag's json.Marshal and the body's encoder were about 9% of a
 //     SQLite get's CPU in the profile (go run ./bench --cpuprofile,

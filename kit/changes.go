@@ -292,13 +292,18 @@ func (s *changeSub) wants(f *changeFrame) bool {
 }
 
 // offer queues r for s, without waking the stream (see signal): queued
-// is false when s wants none of r's changes; ok is false, and nothing is
-// queued, when s has no room for those it wants.
-func (s *changeSub) offer(r *changeRound) (queued, ok bool) {
-	n := len(r.frames)
+// is false when s wants none of r's new changes (r.frames[from:]); ok is
+// false, and nothing is queued, when s has no room for those it wants.
+// When r extends prev (the team's round of the same delivery, r.frames
+// starting with prev.frames) and prev is still s's last queued round, r
+// takes its place, so that the stream writes the delivery's shared bytes
+// as they are; otherwise r is queued, and the stream skips the changes it
+// has written already (see appendTo).
+func (s *changeSub) offer(prev, r *changeRound, from int) (queued, ok bool) {
+	n := len(r.frames) - from
 	if s.only != nil {
 		n = 0
-		for _, f := range r.frames {
+		for _, f := range r.frames[from:] {
 			if s.wants(f) {
 				n++
 			}
@@ -312,7 +317,11 @@ func (s *changeSub) offer(r *changeRound) (queued, ok bool) {
 	if s.queued+n > s.buffer {
 		return false, false
 	}
-	s.pending = append(s.pending, r)
+	if last := len(s.pending) - 1; prev != nil && last >= 0 && s.pending[last] == prev {
+		s.pending[last] = r
+	} else {
+		s.pending = append(s.pending, r)
+	}
 	s.queued += n
 	return true, true
 }
@@ -387,13 +396,18 @@ type changeHub struct {
 	// touched holds the streams given rounds since they were last
 	// signalled (the loop's goroutine only, in poll under mu).
 	touched map[*changeSub]struct{}
-	wg      sync.WaitGroup
+	// open holds each team's round since the last signal (the loop's
+	// goroutine only): a delivery reads the log in several batches, and
+	// each batch extends the team's round rather than adding one, so a
+	// stream is handed one round per delivery (see offer).
+	open map[string]*changeRound
+	wg   sync.WaitGroup
 }
 
 func newChangeHub(k *Kit, cfg ChangesConfig) *changeHub {
 	return &changeHub{k: k, cfg: cfg, subs: map[string]map[*changeSub]struct{}{},
 		authCh: make(chan struct{}), wake: make(chan struct{}, 1), stop: make(chan struct{}),
-		touched: map[*changeSub]struct{}{}}
+		touched: map[*changeSub]struct{}{}, open: map[string]*changeRound{}}
 }
 
 // notify wakes the hub after a local commit.
@@ -594,6 +608,7 @@ func (h *changeHub) signal() {
 		s.signal()
 	}
 	clear(h.touched)
+	clear(h.open)
 }
 
 // slowStreamWait is how long the hub waits for every stream to have room
@@ -712,26 +727,40 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 		return false, 0 // the subscribers left meanwhile; a new cursor rules
 	}
 	h.cursor = cur
-	// One round per team with streams: its events are concatenated once,
-	// and each of its streams queues the round as a whole.
-	rounds := map[string]*changeRound{}
-	var order []*changeRound
+	// One round per team with streams and delivery: its events are
+	// concatenated once, and each of its streams queues the round as a
+	// whole. A later batch of the same delivery extends the round into a
+	// new one (appending to the shared arrays beyond the old round's
+	// length, which no reader looks at), which replaces the old one in the
+	// queues that still hold it.
+	type extension struct {
+		prev, r *changeRound
+		from    int // r.frames[from:] are new: prev has the rest
+	}
+	rounds := map[string]*extension{}
+	var order []*extension
 	for _, f := range frames {
-		r := rounds[f.teamID]
-		if r == nil {
+		e := rounds[f.teamID]
+		if e == nil {
 			if len(h.subs[f.teamID]) == 0 {
 				continue
 			}
-			r = &changeRound{}
-			rounds[f.teamID] = r
-			order = append(order, r)
+			e = &extension{prev: h.open[f.teamID], r: &changeRound{}}
+			if e.prev != nil {
+				e.r.frames, e.r.sse = e.prev.frames, e.prev.sse
+			}
+			e.from = len(e.r.frames)
+			rounds[f.teamID] = e
+			order = append(order, e)
 		}
-		r.frames = append(r.frames, f)
-		r.sse = append(r.sse, f.sse...)
+		e.r.frames = append(e.r.frames, f)
+		e.r.sse = append(e.r.sse, f.sse...)
 	}
-	for _, r := range order {
+	for _, e := range order {
+		r := e.r
+		h.open[r.frames[0].teamID] = r
 		for s := range h.subs[r.frames[0].teamID] {
-			queued, ok := s.offer(r)
+			queued, ok := s.offer(e.prev, r, e.from)
 			if !ok {
 				// Too slow: disconnect rather than buffer without limit.
 				close(s.dropped)

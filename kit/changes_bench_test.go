@@ -2,6 +2,7 @@ package kit_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +55,16 @@ import (
 // cases and "teams=100" for the 100-team ones (creates spread over 100
 // teams touch more pages per group commit, so they cost more with no
 // stream at all).
+//
+// With "clients=process" the benchmark also reports the child's CPU time
+// per create while the creates ran and until every change was read
+// (reader-cpu-µs/create): the reading side's share of the two cores, which
+// remote clients would not take from the server.
+//
+// KIT_BENCH_CPUPROFILE (a file path) writes a CPU profile of the server
+// process from the first create until every subscriber has read every
+// change (without the setup that go test's -cpuprofile includes: opening
+// the streams and the teams).
 //
 // KIT_BENCH_NO_CHANGES=1 turns the change log off (Config.Changes.Disabled)
 // for the 0-subscriber baseline; KIT_BENCH_DELIVERY_INTERVAL (a duration)
@@ -161,9 +173,9 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	runtime.ReadMemStats(&before)
 	var readers streamReaders
 	if process && subs > 0 {
-		readers = startSubscriberProcess(b, srv.URL, token, slugs, subs)
+		readers = startSubscriberProcess(b, srv.URL, token, slugs, subs, b.N)
 	} else if subs > 0 {
-		readers = openStreamReaders(srv.URL, token, slugs, subs)
+		readers = openStreamReaders(srv.URL, token, slugs, subs, b.N)
 	}
 	runtime.GC()
 	var after runtime.MemStats
@@ -171,6 +183,10 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	perSub := (float64(after.HeapInuse+after.StackInuse) - float64(before.HeapInuse+before.StackInuse)) / float64(max(subs, 1))
 
 	const writers = 8
+	stopProfile := func() {}
+	if path := os.Getenv("KIT_BENCH_CPUPROFILE"); path != "" {
+		stopProfile = startCPUProfile(b, path)
+	}
 	cpu0, written0, writes0 := processCPU(), processWritten(), processWrites()
 	b.ResetTimer()
 	var wg sync.WaitGroup
@@ -199,6 +215,7 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 			b.Fatal(err)
 		}
 	}
+	stopProfile()
 	if cpu0 >= 0 {
 		// The process's CPU time, bytes handed to write(2) and write calls
 		// per create: steadier than creates/s on a machine whose speed
@@ -227,6 +244,9 @@ func benchChangeStream(b *testing.B, writer, reader *kit.Kit, subs, teams int, p
 	b.ReportMetric(float64(res.p50.Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(res.p99.Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(res.resumes), "resumes")
+	if process {
+		b.ReportMetric(float64(res.cpu.Microseconds())/float64(b.N), "reader-cpu-µs/create")
+	}
 }
 
 // streamReaders is the reading side of BenchmarkChangeStream: wait returns
@@ -241,8 +261,11 @@ type streamReaders interface {
 // readResult is what the subscribers read.
 type readResult struct {
 	p50, p99 time.Duration
-	resumes  int64    // reconnections of streams the server closed
-	errors   []string // subscribers that read too many or too few changes
+	resumes  int64 // reconnections of streams the server closed
+	// cpu is the reading process's CPU time from the first create until
+	// every change was read (the child process only).
+	cpu    time.Duration
+	errors []string // subscribers that read too many or too few changes
 }
 
 // wantChanges is how many changes subscriber i of teams teams receives of
@@ -252,11 +275,30 @@ func wantChanges(creates, teams, i int) int {
 	return max(creates-t+teams-1, 0) / teams
 }
 
+// parsePosition reads an SSE id (digits only; -1 otherwise) without
+// allocating.
+func parsePosition(b []byte) int64 {
+	if len(b) == 0 {
+		return -1
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return -1
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n
+}
+
 // localReaders reads the streams in goroutines of this process.
 type localReaders struct {
 	teams  int
 	got    [][]received
 	counts []atomic.Int64
+	// disorder counts, per subscriber, the changes whose position was not
+	// above the previous change's (read twice or out of order).
+	disorder []int
 	// resumes counts reconnections with Last-Event-ID, resets the reset
 	// events read (a resume beyond the retained log; never here).
 	resumes, resets atomic.Int64
@@ -270,9 +312,13 @@ type received struct {
 }
 
 // openStreamReaders opens subs streams, subscriber i on team slugs[i %
-// len(slugs)], and returns once each has read its ready event.
-func openStreamReaders(url, token string, slugs []string, subs int) *localReaders {
-	r := &localReaders{teams: len(slugs), got: make([][]received, subs), counts: make([]atomic.Int64, subs)}
+// len(slugs)], room for the changes of creates creates, and returns once
+// each has read its ready event.
+func openStreamReaders(url, token string, slugs []string, subs, creates int) *localReaders {
+	r := &localReaders{teams: len(slugs), got: make([][]received, subs), counts: make([]atomic.Int64, subs), disorder: make([]int, subs)}
+	for i := range subs {
+		r.got[i] = make([]received, 0, wantChanges(creates, len(slugs), i))
+	}
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: subs + 1}}
 	streamCtx, stop := context.WithCancel(context.Background())
 	r.stop = stop
@@ -290,35 +336,47 @@ func openStreamReaders(url, token string, slugs []string, subs int) *localReader
 			}()
 			// A stream the server closed (a subscriber too slow for its
 			// buffer) is resumed with Last-Event-ID, as clients do.
-			lastID := ""
+			var last, cur int64 // the last change's position, the current event's
 			for streamCtx.Err() == nil {
 				req, _ := http.NewRequestWithContext(streamCtx, http.MethodGet, url+"/api/teams/"+slugs[i%len(slugs)]+"/kit-changes", nil)
 				req.Header.Set("Authorization", "Bearer "+token)
-				if lastID != "" {
-					req.Header.Set("Last-Event-ID", lastID)
+				if last > 0 {
+					req.Header.Set("Last-Event-ID", strconv.FormatInt(last, 10))
 					r.resumes.Add(1)
 				}
 				res, err := hc.Do(req)
 				if err != nil {
 					return
 				}
+				// Lean on purpose: in the child process this reading shares
+				// the server's two cores, so it reads lines as bytes and
+				// keeps only what the checks need (the item, for latency;
+				// the position, for order), one allocation per change.
 				sc := bufio.NewScanner(res.Body)
 				for sc.Scan() {
-					line := sc.Text()
-					if id, ok := strings.CutPrefix(line, "id: "); ok {
-						lastID = id
+					line := sc.Bytes()
+					if id, ok := bytes.CutPrefix(line, []byte("id: ")); ok {
+						cur = parsePosition(id)
+						continue
 					}
-					if !isReady && strings.HasPrefix(line, "event: ready") {
+					if !isReady && bytes.HasPrefix(line, []byte("event: ready")) {
 						isReady = true
 						ready.Done()
 						continue
 					}
-					if strings.HasPrefix(line, "event: reset") {
+					if bytes.HasPrefix(line, []byte("event: reset")) {
 						r.resets.Add(1)
 					}
-					if j := strings.Index(line, `"itemId":"`); j >= 0 && strings.HasPrefix(line, "data: ") {
+					if !bytes.HasPrefix(line, []byte("data: ")) {
+						continue
+					}
+					if j := bytes.Index(line, []byte(`"itemId":"`)); j >= 0 {
+						if cur <= last {
+							r.disorder[i]++ // a change again or out of order
+						}
+						last = cur
 						rest := line[j+len(`"itemId":"`):]
-						r.got[i] = append(r.got[i], received{item: rest[:strings.IndexByte(rest, '"')], at: time.Now()})
+						r.got[i] = append(r.got[i], received{item: string(rest[:bytes.IndexByte(rest, '"')]), at: time.Now()})
 						r.counts[i].Add(1)
 					}
 				}
@@ -363,6 +421,9 @@ func (r *localReaders) finish(creates int, committed map[string]time.Time) (read
 		if want := wantChanges(creates, r.teams, i); len(got) != want {
 			res.errors = append(res.errors, fmt.Sprintf("subscriber %d: got %d changes, want %d", i, len(got), want))
 		}
+		if n := r.disorder[i]; n > 0 {
+			res.errors = append(res.errors, fmt.Sprintf("subscriber %d: got %d changes at or below the previous position, want none", i, n))
+		}
 		for _, g := range got {
 			if at, ok := committed[g.item]; ok {
 				lat = append(lat, max(g.at.Sub(at), 0))
@@ -377,19 +438,25 @@ func (r *localReaders) finish(creates int, committed map[string]time.Time) (read
 }
 
 // The child process's protocol: the parent passes the server's URL, the
-// token, the team slugs and the subscriber count in the environment; the
-// child opens the streams and prints "ready"; the parent sends "wait
-// <creates>" on the child's stdin, and the child prints "delivered" once
-// every subscriber has read every change (or a minute passed); the parent
-// writes the commit times to a file (item id and Unix nanoseconds per
-// line) and sends "finish <file>"; the child closes the streams and prints
-// "result <p50 ns> <p99 ns> <resumes>", then one "error <text>" line per
-// subscriber that read a wrong count, then "end".
+// token, the team slugs, the subscriber count and the count of creates to
+// come in the environment; the child opens the streams and prints
+// "ready"; the parent sends "wait <creates>" on the child's stdin, and
+// the child prints "delivered" once every subscriber has read every
+// change (or a minute passed); the parent writes the commit times to a
+// file (item id and Unix nanoseconds per line) and sends "finish <file>";
+// the child closes the streams and prints "result <p50 ns> <p99 ns>
+// <resumes> <its CPU ns from ready to delivered>", then one "error
+// <text>" line per subscriber that read a wrong count of changes or one
+// out of order, then "end". KIT_BENCH_READER_CPUPROFILE (a file path)
+// has the child write a CPU profile from ready to delivered.
 const (
 	envSubscribeURL   = "KIT_BENCH_SUBSCRIBE_URL"
 	envSubscribeToken = "KIT_BENCH_SUBSCRIBE_TOKEN"
 	envSubscribeTeams = "KIT_BENCH_SUBSCRIBE_TEAMS"
 	envSubscribeCount = "KIT_BENCH_SUBSCRIBE_COUNT"
+	// envSubscribeCreates is how many creates will come (room is made for
+	// their changes before they start).
+	envSubscribeCreates = "KIT_BENCH_SUBSCRIBE_CREATES"
 )
 
 // TestChangeStreamSubscriberProcess is the child process of
@@ -403,19 +470,41 @@ func TestChangeStreamSubscriberProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := openStreamReaders(url, os.Getenv(envSubscribeToken), strings.Split(os.Getenv(envSubscribeTeams), ","), subs)
+	creates, err := strconv.Atoi(os.Getenv(envSubscribeCreates))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := openStreamReaders(url, os.Getenv(envSubscribeToken), strings.Split(os.Getenv(envSubscribeTeams), ","), subs, creates)
+	// The streams are idle until the first create, so the CPU from here
+	// until every change was read is the reading of the creates' changes.
+	cpu0 := processCPU()
+	stopProfile := func() {}
+	if path := os.Getenv("KIT_BENCH_READER_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			t.Fatal(err)
+		}
+		stopProfile = func() {
+			pprof.StopCPUProfile()
+			_ = f.Close()
+		}
+	}
 	fmt.Println("ready")
 	in := bufio.NewScanner(os.Stdin)
 	if !in.Scan() {
 		t.Fatal("the parent sent no wait line")
 	}
-	var creates int
 	if _, err := fmt.Sscanf(in.Text(), "wait %d", &creates); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.wait(creates); err != nil {
 		t.Fatal(err)
 	}
+	cpu := processCPU() - cpu0
+	stopProfile()
 	fmt.Println("delivered")
 	if !in.Scan() {
 		t.Fatal("the parent sent no finish line")
@@ -438,11 +527,29 @@ func TestChangeStreamSubscriberProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("result %d %d %d\n", res.p50.Nanoseconds(), res.p99.Nanoseconds(), res.resumes)
+	fmt.Printf("result %d %d %d %d\n", res.p50.Nanoseconds(), res.p99.Nanoseconds(), res.resumes, cpu.Nanoseconds())
 	for _, e := range res.errors {
 		fmt.Println("error " + e)
 	}
 	fmt.Println("end")
+}
+
+// startCPUProfile writes a CPU profile of this process to path until the
+// returned function is called.
+func startCPUProfile(b *testing.B, path string) (stop func()) {
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			b.Error(err)
+		}
+	}
 }
 
 // childReaders reads the streams in a child process.
@@ -455,14 +562,14 @@ type childReaders struct {
 
 // startSubscriberProcess starts the child process with subs subscribers
 // and returns once each has read its ready event.
-func startSubscriberProcess(b *testing.B, url, token string, slugs []string, subs int) *childReaders {
+func startSubscriberProcess(b *testing.B, url, token string, slugs []string, subs, creates int) *childReaders {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^TestChangeStreamSubscriberProcess$", "-test.count=1")
 	cmd.Env = append(os.Environ(), envSubscribeURL+"="+url, envSubscribeToken+"="+token,
-		envSubscribeTeams+"="+strings.Join(slugs, ","), envSubscribeCount+"="+strconv.Itoa(subs))
+		envSubscribeTeams+"="+strings.Join(slugs, ","), envSubscribeCount+"="+strconv.Itoa(subs), envSubscribeCreates+"="+strconv.Itoa(creates))
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -519,11 +626,11 @@ func (c *childReaders) finish(_ int, committed map[string]time.Time) (readResult
 		line := c.out.Text()
 		switch {
 		case strings.HasPrefix(line, "result "):
-			var p50, p99 int64
-			if _, err := fmt.Sscanf(line, "result %d %d %d", &p50, &p99, &res.resumes); err != nil {
+			var p50, p99, cpu int64
+			if _, err := fmt.Sscanf(line, "result %d %d %d %d", &p50, &p99, &res.resumes, &cpu); err != nil {
 				return res, err
 			}
-			res.p50, res.p99 = time.Duration(p50), time.Duration(p99)
+			res.p50, res.p99, res.cpu = time.Duration(p50), time.Duration(p99), time.Duration(cpu)
 		case strings.HasPrefix(line, "error "):
 			res.errors = append(res.errors, strings.TrimPrefix(line, "error "))
 		case line == "end":

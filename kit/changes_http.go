@@ -126,6 +126,14 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Accel-Buffering", "no")
+	if r.ProtoMajor == 1 {
+		// Not chunked: the body ends when the connection closes, as the
+		// SSE specification suggests (net/http closes it when the stream
+		// ends). A chunk passes net/http's 4 KB connection buffer in
+		// pieces, so a delivery over 4 KB took two or three write(2)
+		// calls; unchunked, a delivery is one write, however large.
+		h.Set("Transfer-Encoding", "identity")
+	}
 	w.WriteHeader(http.StatusOK)
 	var buf []byte
 	var deadline time.Time // the connection's write deadline

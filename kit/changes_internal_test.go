@@ -124,7 +124,7 @@ func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newChangeSub("t1", tt.only, tt.buffer)
 			for i, r := range tt.rounds {
-				if _, got := s.offer(r); got != tt.wantAccepted[i] {
+				if _, got := s.offer(nil, r, 0); got != tt.wantAccepted[i] {
 					t.Errorf("round %d: got accepted %v, want %v", i, got, tt.wantAccepted[i])
 				}
 			}
@@ -148,6 +148,118 @@ func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
 				t.Errorf("got room %d after the take, want the whole buffer %d", got, tt.buffer)
 			}
 		})
+	}
+}
+
+func TestChangeSubTakesAnExtendedRoundInPlaceOfTheOneItExtends(t *testing.T) {
+	frame := func(id int64) *changeFrame {
+		return &changeFrame{id: id, teamID: "t1", collection: "a", sse: []byte("id: " + strconv.FormatInt(id, 10) + "\n\n")}
+	}
+	first := &changeRound{frames: []*changeFrame{frame(1), frame(2)}, sse: []byte("id: 1\n\nid: 2\n\n")}
+	// The hub's next batch of the same delivery: first's changes and 3.
+	extended := &changeRound{frames: append(first.frames[:2:2], frame(3)), sse: []byte("id: 1\n\nid: 2\n\nid: 3\n\n")}
+	tests := []struct {
+		name        string
+		buffer      int
+		takeBetween bool // the stream takes first before the extension comes
+		wantOK      bool
+		wantRounds  int // rounds the (last) take returns
+		wantWritten string
+	}{
+		{name: "a stream that has not taken the round gets the extension alone", buffer: 4,
+			wantOK: true, wantRounds: 1, wantWritten: "id: 1\n\nid: 2\n\nid: 3\n\n"},
+		{name: "a stream that took the round writes only the extension's new changes", buffer: 4, takeBetween: true,
+			wantOK: true, wantRounds: 1, wantWritten: "id: 1\n\nid: 2\n\nid: 3\n\n"},
+		{name: "a stream counts only the new changes against its buffer", buffer: 3,
+			wantOK: true, wantRounds: 1, wantWritten: "id: 1\n\nid: 2\n\nid: 3\n\n"},
+		{name: "a stream without room for the new changes refuses the extension and keeps the round", buffer: 2,
+			wantOK: false, wantRounds: 1, wantWritten: "id: 1\n\nid: 2\n\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newChangeSub("t1", nil, tt.buffer)
+			if _, ok := s.offer(nil, first, 0); !ok {
+				t.Fatal("got the first round refused, want it queued")
+			}
+			var buf []byte
+			var pos int64
+			if tt.takeBetween {
+				for _, r := range s.take(nil) {
+					buf, pos = s.appendTo(buf, r, pos)
+				}
+			}
+			if _, ok := s.offer(first, extended, len(first.frames)); ok != tt.wantOK {
+				t.Errorf("got the extension accepted %v, want %v", ok, tt.wantOK)
+			}
+			rounds := s.take(nil)
+			if len(rounds) != tt.wantRounds {
+				t.Errorf("got %d rounds taken, want %d", len(rounds), tt.wantRounds)
+			}
+			for _, r := range rounds {
+				buf, pos = s.appendTo(buf, r, pos)
+			}
+			if string(buf) != tt.wantWritten {
+				t.Errorf("got written %q, want %q", buf, tt.wantWritten)
+			}
+		})
+	}
+}
+
+func TestChangeHubHandsAStreamOneRoundPerDeliveryOfSeveralBatches(t *testing.T) {
+	path := t.TempDir() + "/kit.db"
+	defs := []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}
+	writer, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	// The reader does not poll during the test: its own write, after the
+	// writer's, wakes it to read them all, in batches of 32 (half its
+	// buffer).
+	reader, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs,
+		Changes: ChangesConfig{Buffer: 64, PollInterval: time.Hour}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	sub := newChangeSub("t1", nil, 64)
+	if _, err := reader.hub.subscribe(t.Context(), sub); err != nil {
+		t.Fatal(err)
+	}
+	defer reader.hub.unsubscribe(sub)
+	const writes = 61
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	for i := range writes {
+		w := writer
+		if i == writes-1 {
+			w = reader
+		}
+		if _, err := w.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	select {
+	case <-sub.ready:
+	case <-time.After(15 * time.Second): // only keeps a broken test from hanging
+		t.Fatal("got no delivery")
+	}
+	rounds := sub.take(nil)
+	if len(rounds) != 1 {
+		t.Fatalf("got %d rounds for one delivery of two batches, want 1", len(rounds))
+	}
+	r := rounds[0]
+	if len(r.frames) != writes {
+		t.Errorf("got %d changes in the round, want %d", len(r.frames), writes)
+	}
+	var want []byte
+	for i, f := range r.frames {
+		if i > 0 && f.id <= r.frames[i-1].id {
+			t.Errorf("got change %d at position %d after %d, want positions in order", i, f.id, r.frames[i-1].id)
+		}
+		want = append(want, f.sse...)
+	}
+	if string(r.sse) != string(want) {
+		t.Errorf("got the round's events %q, want its frames' events in order %q", r.sse, want)
 	}
 }
 

@@ -3,10 +3,13 @@ package kit_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -626,4 +629,90 @@ func TestChangeStreamUnderTheFanoutBudget(t *testing.T) {
 			}
 		})
 	})
+}
+
+// countingListener records the size of every write to the connections it
+// accepts.
+type countingListener struct {
+	net.Listener
+	mu     sync.Mutex
+	writes []int
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: c, l: l}, nil
+}
+
+// take returns the sizes of the writes since the last take.
+func (l *countingListener) take() []int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	w := l.writes
+	l.writes = nil
+	return w
+}
+
+type countingConn struct {
+	net.Conn
+	l *countingListener
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	c.l.mu.Lock()
+	c.l.writes = append(c.l.writes, len(p))
+	c.l.mu.Unlock()
+	return c.Conn.Write(p)
+}
+
+func TestChangeStreamSendsADeliveryInOneWrite(t *testing.T) {
+	w := newWorld(t, testdb.EngineSQLite)
+	srv := httptest.NewUnstartedServer(w.k.Handler())
+	l := &countingListener{Listener: srv.Listener}
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close) // after the stream's cleanup, which closes it
+	s, res := openStream(t, srv.URL+"/api/teams/acme/kit-changes", w.tokens["alice"])
+	if s == nil {
+		t.Fatalf("open stream: got %d %s, want 200", res.status, res.body)
+	}
+	s.ready(t)
+	l.take()
+	// One group commit of 40 creates is one delivery of about 9 KB, more
+	// than net/http's 4 KB connection buffer.
+	const creates = 40
+	release := kit.HoldWrites(w.k)
+	errs := make(chan error, creates)
+	for range creates {
+		go func() {
+			_, err := w.k.Records("appNotes").Create(context.Background(), w.actor("alice"), map[string]any{"body": "x"})
+			errs <- err
+		}()
+	}
+	for kit.QueuedWrites(w.k) < creates {
+		time.Sleep(time.Millisecond)
+	}
+	release()
+	for range creates {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range creates {
+		s.change(t)
+	}
+	writes := l.take()
+	total := 0
+	for _, n := range writes {
+		total += n
+	}
+	if total <= 4096 {
+		t.Fatalf("got %d bytes written, want more than 4 KB", total)
+	}
+	if len(writes) != 1 {
+		t.Errorf("got %d writes %v for one delivery, want 1", len(writes), writes)
+	}
 }
