@@ -412,6 +412,28 @@
 //     baseline's shape 389 and 407 (543 and 300): the indexes of kit's
 //     search cost about a quarter of an insert, before the change row and
 //     the row count's delta row that kit's statement also writes.
+//   - Where PostgreSQL's write time goes, 2026-11-24 (copies of both
+//     servers' 22,000-row tables, load 4 to 9): pgbench, one client,
+//     synchronous_commit off, alternating rounds of 4 s, latency per
+//     insert: the baseline's INSERT 0.26 to 0.44 ms (three rounds), kit's
+//     INSERT alone 0.24 to 0.63 ms (six; 0.32 to 0.41 ms in three without
+//     the three trigram GIN indexes), kit's statement with the count's
+//     delta row and the change row 0.47 to 1.08 ms (six; 0.41 to 0.63 ms
+//     in three without the GIN indexes), with the separate version read
+//     before it 0.57 to 0.89 ms (three). 3,000 inserts in one PL/pgSQL
+//     loop (no parsing, no commit): 189 to 534 us a row with the GIN
+//     indexes, 102 to 316 us without. Every few thousand rows an insert
+//     also moves a GIN index's pending list (4 MB) into the index, the
+//     likely spikes of kit's p99; an update of any row writes all its
+//     trigrams again (the indexed text makes every update non-HOT, on both
+//     servers). A write guard that tested the authorization version inside
+//     the write statement (one statement instead of two) measured within
+//     the noise in three pairs of --workloads create,update,delete
+//     --duration 8s --rounds 4 at load 8 to 24 (create 0.52x/0.56x/0.63x
+//     before, 0.59x/0.54x/0.50x after; update 0.47x/0.60x/0.41x,
+//     0.49x/0.63x/0.56x; delete 0.62x/0.59x/0.61x, 0.64x/0.72x/0.67x) and
+//     was not merged: the search index and the two log rows are the gap,
+//     not the round trip.
 //   - Keyed statements prepared on PostgreSQL (internal/sqlexec's Keyed
 //     mode), 2026-11-24. On one connection, 3,000 runs of each of kit's
 //     statements as the server gets them, the backend's own CPU from
