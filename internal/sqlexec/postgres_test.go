@@ -143,3 +143,19 @@ func TestAServerThatLosesAPreparedStatementTurnsPreparingOff(t *testing.T) {
 		})
 	}
 }
+
+func TestPrepareReadiesAKeyedStatementOnPostgres(t *testing.T) {
+	r, db := onePostgresConn(t)
+	ctx := t.Context()
+	r.Prepare(ctx, "SELECT ?::int + 1")
+	if got := preparedOnServer(t, r, db); got != 1 {
+		t.Fatalf("prepared statements after Prepare: got %d, want 1", got)
+	}
+	var n int
+	if err := r.QueryRowKeyed(ctx, db, "SELECT ?::int + 1", 41).Scan(&n); err != nil || n != 42 {
+		t.Fatalf("the prepared statement's run: got %d, %v, want 42, nil", n, err)
+	}
+	if got := preparedOnServer(t, r, db); got != 1 {
+		t.Errorf("prepared statements after its run: got %d, want 1 (the one Prepare made)", got)
+	}
+}

@@ -253,9 +253,10 @@ func (r *Runner) bind(ctx context.Context, db bun.IDB, query string, keyed bool)
 
 // Prepare caches the statements of keyed queries (see QueryKeyed) ahead,
 // outside any transaction, so transactions find them (they never prepare
-// themselves).
+// themselves). The queries have "?" placeholders and no List argument.
 func (r *Runner) Prepare(ctx context.Context, queries ...string) {
 	for _, q := range queries {
+		q, _ = r.rebind(q, make([]any, strings.Count(q, "?")))
 		r.stmt(ctx, q, false, true)
 	}
 }
