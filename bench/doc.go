@@ -412,6 +412,16 @@
 //     baseline's shape 389 and 407 (543 and 300): the indexes of kit's
 //     search cost about a quarter of an insert, before the change row and
 //     the row count's delta row that kit's statement also writes.
+//   - SQLite writes authorized from the cache under store.WriteGuard, on
+//     a machine with no other work (2026-11-24 06:17 to 06:21 UTC, load
+//     1.5 to 2.0, other processes 0%): 96ff5c2 and this stop's final code
+//     alternating, two runs each, --workloads get,ids1,create,update,delete
+//     --duration 4s --rounds 2: update 0.70x and 0.67x before, 0.85x and
+//     0.84x after (p99 3.30x and 3.40x, 1.80x and 1.99x); create 0.89x
+//     and 0.80x, 0.91x and 0.93x (p99 2.78x and 3.52x, 3.14x and 2.29x);
+//     delete 1.11x and 1.15x, 1.17x and 1.38x; get 1.08x and 0.94x, 0.90x
+//     and 1.26x; ids1 0.89x and 0.94x, 0.93x and 0.94x. kit's server CPU
+//     stayed at 88% to 92% on the writes (the baseline's 100%).
 //   - Where PostgreSQL's write time goes, 2026-11-24 (copies of both
 //     servers' 22,000-row tables, load 4 to 9): pgbench, one client,
 //     synchronous_commit off, alternating rounds of 4 s, latency per
