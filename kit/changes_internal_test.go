@@ -43,27 +43,36 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 	}
 }
 
-func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanItsBuffer(t *testing.T) {
+// writerAndReader opens two Kits on one SQLite file, as two processes
+// would (the writer with the default change settings, the reader with
+// changes), and subscribes a stream of team "t1" with changes.Buffer to
+// the reader's hub; everything is closed when t ends.
+func writerAndReader(t *testing.T, changes ChangesConfig) (writer, reader *Kit, sub *changeSub) {
+	t.Helper()
 	path := t.TempDir() + "/kit.db"
 	defs := []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}
 	writer, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer writer.Close()
-	// The reader learns of the writer's changes only by its poll, which
-	// comes long after the writer committed them all.
-	reader, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs,
-		Changes: ChangesConfig{Buffer: 8, PollInterval: 300 * time.Millisecond}})
+	t.Cleanup(func() { writer.Close() })
+	reader, err = Open(t.Context(), Config{SQLitePath: path, Definitions: defs, Changes: changes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer reader.Close()
-	sub := newChangeSub("t1", nil, 8)
+	t.Cleanup(func() { reader.Close() })
+	sub = newChangeSub("t1", nil, changes.Buffer)
 	if _, err := reader.hub.subscribe(t.Context(), sub); err != nil {
 		t.Fatal(err)
 	}
-	defer reader.hub.unsubscribe(sub)
+	t.Cleanup(func() { reader.hub.unsubscribe(sub) })
+	return writer, reader, sub
+}
+
+func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanItsBuffer(t *testing.T) {
+	// The reader learns of the writer's changes only by its poll, which
+	// comes long after the writer committed them all.
+	writer, _, sub := writerAndReader(t, ChangesConfig{Buffer: 8, PollInterval: 300 * time.Millisecond})
 	const writes = 40
 	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
 	for range writes {
@@ -206,27 +215,10 @@ func TestChangeSubTakesAnExtendedRoundInPlaceOfTheOneItExtends(t *testing.T) {
 }
 
 func TestChangeHubHandsAStreamOneRoundPerDeliveryOfSeveralBatches(t *testing.T) {
-	path := t.TempDir() + "/kit.db"
-	defs := []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}
-	writer, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close()
 	// The reader does not poll during the test: its own write, after the
 	// writer's, wakes it to read them all, in batches of 32 (half its
 	// buffer).
-	reader, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs,
-		Changes: ChangesConfig{Buffer: 64, PollInterval: time.Hour}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer reader.Close()
-	sub := newChangeSub("t1", nil, 64)
-	if _, err := reader.hub.subscribe(t.Context(), sub); err != nil {
-		t.Fatal(err)
-	}
-	defer reader.hub.unsubscribe(sub)
+	writer, reader, sub := writerAndReader(t, ChangesConfig{Buffer: 64, PollInterval: time.Hour})
 	const writes = 61
 	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
 	for i := range writes {
