@@ -123,14 +123,20 @@ func (r *Runner) rebind(query string, args []any) (string, []any) {
 	return b.String(), out
 }
 
-// inTx reports whether db is a transaction.
-func inTx(db bun.IDB) bool {
-	switch db.(type) {
-	case bun.Tx, *bun.Tx:
-		return true
+// txOf returns the database/sql transaction behind db, or nil when db is
+// not a transaction.
+func txOf(db bun.IDB) *sql.Tx {
+	switch h := db.(type) {
+	case bun.Tx:
+		return h.Tx
+	case *bun.Tx:
+		return h.Tx
 	}
-	return false
+	return nil
 }
+
+// inTx reports whether db is a transaction.
+func inTx(db bun.IDB) bool { return txOf(db) != nil }
 
 // lostStatement reports whether err is PostgreSQL's "prepared statement
 // does not exist" (SQLSTATE 26000), which a connection pooler that hands
@@ -237,13 +243,7 @@ func (r *Runner) stmt(ctx context.Context, query string, inTx, keyed bool) *sql.
 // transaction when db is one (database/sql reuses the statement already
 // prepared on that connection).
 func (r *Runner) bind(ctx context.Context, db bun.IDB, query string, keyed bool) *sql.Stmt {
-	var tx *sql.Tx
-	switch h := db.(type) {
-	case bun.Tx:
-		tx = h.Tx
-	case *bun.Tx:
-		tx = h.Tx
-	}
+	tx := txOf(db)
 	st := r.stmt(ctx, query, tx != nil, keyed)
 	if st == nil || tx == nil {
 		return st
@@ -292,8 +292,7 @@ func (r *Runner) Query(ctx context.Context, db bun.IDB, query string, args ...an
 }
 
 // QueryKeyed runs a query whose best plan does not depend on its argument
-// values (a read by primary or unique key, a position range of the change
-// log) on db, through a cached prepared statement on both engines, so
+// values (a read by primary or unique key) on db, through a cached prepared statement on both engines, so
 // that PostgreSQL can skip planning it on every call.
 func (r *Runner) QueryKeyed(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
 	return r.query(ctx, db, modeKeyed, query, args)

@@ -32,9 +32,9 @@ func (s *Store) queryRow(ctx context.Context, db bun.IDB, query string, args ...
 }
 
 // queryKeyed, execKeyed and queryRowKeyed run statements whose plan does
-// not depend on their values (reads and writes by key, inserts, position
-// ranges of the change log): prepared on PostgreSQL too, where query,
-// exec and queryRow are planned for their values on every call.
+// not depend on their values (reads and writes by key, inserts): prepared
+// on PostgreSQL too, where query, exec and queryRow are planned for their
+// values on every call.
 func (s *Store) queryKeyed(ctx context.Context, db bun.IDB, query string, args ...any) (*sql.Rows, error) {
 	return s.run.QueryKeyed(ctx, db, query, args...)
 }
