@@ -206,15 +206,20 @@ func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch 
 // multi-row INSERT would be fewer statements but costs more: SQLite gives
 // a statement that writes several rows inside a transaction a statement
 // journal (so that a failing row undoes the earlier ones), a copy of every
-// page it changes.
+// page it changes. Each row's ID is set to its position.
 func (s *Store) insertChanges(ctx context.Context, tx bun.Tx, ok []*writeReq) error {
 	for _, r := range ok {
-		for _, ch := range r.changes {
+		for i := range r.changes {
+			ch := &r.changes[i]
 			ids, err := json.Marshal(ch.ItemIDs)
 			if err != nil {
 				return err
 			}
-			if _, err := s.execKeyed(ctx, tx, insertChangeSQL, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp); err != nil {
+			res, err := s.execKeyed(ctx, tx, insertChangeSQL, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+			if err != nil {
+				return err
+			}
+			if ch.ID, err = res.LastInsertId(); err != nil {
 				return err
 			}
 		}

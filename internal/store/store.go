@@ -37,6 +37,16 @@ type Store struct {
 	// (GOMAXPROCS), at least 1. Set it before the Store is used.
 	SearchScans int
 
+	// Committed, when not nil, receives the change log rows (see
+	// RecordChange) of every group the SQLite write queue commits, with
+	// their positions, in commit order, right after the commit and before
+	// the group's writers return. It runs on the queue's goroutine, so it
+	// must not block or write; it may keep the slice. Writes outside the
+	// queue, and every write on PostgreSQL (where positions need not follow
+	// commit order), are not handed over: their rows are in the log only.
+	// Set it before the Store is used.
+	Committed func([]Change)
+
 	db       *bun.DB
 	dialect  dialect.Name
 	registry func() *collections.Registry
@@ -58,6 +68,11 @@ func New(db *bun.DB, registry func() *collections.Registry) *Store {
 	s.writes.s = s
 	return s
 }
+
+// HandsOverChanges reports whether Committed receives every change log
+// row this Store's writes record: on SQLite, where every RunWrite commits
+// in the write queue.
+func (s *Store) HandsOverChanges() bool { return s.dialect != dialect.PG }
 
 // DB returns the underlying database.
 func (s *Store) DB() *bun.DB { return s.db }

@@ -318,6 +318,14 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 		for _, r := range ok {
 			r.err = err
 		}
+	} else if q.s.Committed != nil {
+		var changes []Change
+		for _, r := range ok {
+			changes = append(changes, r.changes...)
+		}
+		if len(changes) > 0 {
+			q.s.Committed(changes)
+		}
 	}
 	finish(ran)
 	return nil
