@@ -146,6 +146,15 @@ type ChangeEvent struct {
 // changesOn reports whether the change log is written.
 func (k *Kit) changesOn() bool { return !k.cfg.Changes.Disabled }
 
+// changed wakes the change hub after a write that recorded a change
+// committed, unless the store hands the hub its changes itself
+// (store.Committed), which wakes it then.
+func (k *Kit) changed() {
+	if k.changesOn() && !k.store.HandsOverChanges() {
+		k.hub.notify()
+	}
+}
+
 // recordChange writes m to the change log in tx, the mutation's
 // transaction, after every OnMutationTx listener.
 func (k *Kit) recordChange(ctx context.Context, tx bun.Tx, m *Mutation) error {
@@ -368,8 +377,11 @@ func (s *changeSub) appendTo(buf []byte, r *changeRound, pos int64) ([]byte, int
 	return buf, pos
 }
 
-// changeHub reads the change log while streams are open and hands every
-// change to the streams of its team. One per Kit.
+// changeHub hands every committed change to the streams of its team
+// while streams are open: on SQLite the write queue hands it this
+// process's changes as it commits them, and it reads the change log for
+// the rest (other processes' changes, and every change on PostgreSQL,
+// whose positions need not commit in order). One per Kit.
 type changeHub struct {
 	k   *Kit
 	cfg ChangesConfig
@@ -402,6 +414,65 @@ type changeHub struct {
 	// stream is handed one round per delivery (see offer).
 	open map[string]*changeRound
 	wg   sync.WaitGroup
+
+	// listening mirrors live for handoff, which must not wait for mu.
+	listening atomic.Bool
+	handMu    sync.Mutex
+	// handed holds the changes this process's write queue committed
+	// (store.Committed) and the hub has not delivered yet, in position
+	// order, while there are subscribers: the next delivery takes them
+	// from here rather than reading them back from the log (see
+	// takeHanded).
+	handed []store.Change
+}
+
+// maxHanded bounds handed: beyond it the hub forgets what it was handed
+// and reads the changes from the log, as it does for other processes'.
+const maxHanded = 1 << 15
+
+// handoff keeps the changes the write queue just committed for the next
+// delivery and wakes the hub (the store's Committed hook).
+func (h *changeHub) handoff(changes []store.Change) {
+	if !h.listening.Load() {
+		return
+	}
+	h.handMu.Lock()
+	if len(h.handed)+len(changes) > maxHanded {
+		h.handed = h.handed[:0] // the log has them
+	}
+	h.handed = append(h.handed, changes...)
+	h.handMu.Unlock()
+	h.notify()
+}
+
+// takeHanded returns up to limit handed changes that directly follow
+// position pos (pos+1, pos+2, ...), forgetting those at or before pos. It
+// returns none when the first handed change after pos is not pos+1 (a
+// change this process was not handed, from another process or written
+// outside the write queue, comes first) or nothing was handed: the
+// caller reads the log then.
+func (h *changeHub) takeHanded(pos int64, limit int) []store.Change {
+	h.handMu.Lock()
+	defer h.handMu.Unlock()
+	i := 0
+	for i < len(h.handed) && h.handed[i].ID <= pos {
+		i++
+	}
+	rest := h.handed[i:]
+	n := 0
+	for n < len(rest) && n < limit && rest[n].ID == pos+1+int64(n) {
+		n++
+	}
+	out := slices.Clone(rest[:n])
+	h.handed = append(h.handed[:0], rest[n:]...)
+	return out
+}
+
+// forgetHanded drops what was handed (the last subscriber left).
+func (h *changeHub) forgetHanded() {
+	h.handMu.Lock()
+	h.handed = nil
+	h.handMu.Unlock()
 }
 
 func newChangeHub(k *Kit, cfg ChangesConfig) *changeHub {
@@ -434,6 +505,7 @@ func (h *changeHub) subscribe(ctx context.Context, s *changeSub) (int64, error) 
 		if !h.live && h.gen == gen {
 			h.cursor, h.live = cur, true
 			h.gen++
+			h.listening.Store(true)
 		}
 	}
 	select {
@@ -478,6 +550,8 @@ func (h *changeHub) remove(s *changeSub) {
 		// starts at the log's end rather than at a stale position.
 		h.live = false
 		h.gen++
+		h.listening.Store(false)
+		h.forgetHanded()
 	}
 }
 
@@ -697,9 +771,9 @@ const changeBatch = 500
 // changeBatch, but at most half of a stream's buffer.
 func (h *changeHub) batch() int { return max(min(changeBatch, h.cfg.Buffer/2), 1) }
 
-// poll reads the log once and delivers what it found; it reports whether
-// a full batch came back (read again at once) and how many changes it
-// read.
+// poll takes the next changes, from what this process's writes handed
+// over or else from the log, and delivers them; it reports whether a full
+// batch came back (take again at once) and how many changes it took.
 func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 	h.mu.Lock()
 	if !h.live {
@@ -709,12 +783,18 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 	cur, gen := h.cursor, h.gen
 	h.mu.Unlock()
 	batch := h.batch()
-	changes, err := h.k.store.NextChanges(ctx, &cur, batch)
-	if err != nil {
-		if ctx.Err() == nil {
-			h.k.logger.Error("kit: read the change log", "error", err)
+	changes := h.takeHanded(cur.Pos, batch)
+	if len(changes) > 0 {
+		cur.Pos = changes[len(changes)-1].ID
+	} else {
+		var err error
+		changes, err = h.k.store.NextChanges(ctx, &cur, batch)
+		if err != nil {
+			if ctx.Err() == nil {
+				h.k.logger.Error("kit: read the change log", "error", err)
+			}
+			return false, 0
 		}
-		return false, 0
 	}
 	reg := h.k.Collections()
 	frames := make([]*changeFrame, len(changes))

@@ -1,10 +1,16 @@
 package kit
 
 import (
+	"context"
 	"math"
 	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/teamauth"
@@ -288,5 +294,110 @@ func TestNextDeliveryStretchesTheIntervalOnlyWhenTheWritesNeedIt(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// logReads counts the statements that read the change log for delivery
+// (store.NextChanges).
+type logReads struct{ n atomic.Int64 }
+
+func (l *logReads) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (l *logReads) AfterQuery(_ context.Context, ev *bun.QueryEvent) {
+	if strings.Contains(ev.Query, "FROM kit_changes WHERE id >") {
+		l.n.Add(1)
+	}
+}
+
+// takeChanges reads sub's deliveries until it holds want changes and
+// returns their positions.
+func takeChanges(t *testing.T, sub *changeSub, want int) []int64 {
+	t.Helper()
+	var ids []int64
+	deadline := time.After(15 * time.Second) // only keeps a broken test from hanging
+	for len(ids) < want {
+		select {
+		case <-sub.ready:
+			pos := int64(0)
+			if len(ids) > 0 {
+				pos = ids[len(ids)-1]
+			}
+			for _, r := range sub.take(nil) {
+				for _, f := range r.frames {
+					if f.id > pos {
+						ids = append(ids, f.id)
+						pos = f.id
+					}
+				}
+			}
+		case <-sub.dropped:
+			t.Fatalf("got the subscriber dropped after %d of %d changes", len(ids), want)
+		case <-deadline:
+			t.Fatalf("got %d of %d changes", len(ids), want)
+		}
+	}
+	return ids
+}
+
+func TestChangeHubDeliversItsOwnSQLiteWritesWithoutReadingTheLog(t *testing.T) {
+	// No poll during the test: what the hub delivers, it was handed by the
+	// write queue or read from the log when woken.
+	reads := &logReads{}
+	k, err := Open(t.Context(), Config{SQLitePath: ":memory:" + t.Name(), QueryHook: reads,
+		Changes:     ChangesConfig{PollInterval: time.Hour},
+		Definitions: []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	sub := newChangeSub("t1", nil, 256)
+	start, err := k.hub.subscribe(t.Context(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.hub.unsubscribe(sub)
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	const writers, each = 4, 25 // concurrent writers: several writes per group commit
+	var wg sync.WaitGroup
+	for range writers {
+		wg.Go(func() {
+			for range each {
+				if _, err := k.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	ids := takeChanges(t, sub, writers*each)
+	for i, id := range ids {
+		if want := start + 1 + int64(i); id != want {
+			t.Fatalf("got position %d as change %d, want %d: every position in order", id, i, want)
+		}
+	}
+	if n := reads.n.Load(); n != 0 {
+		t.Errorf("got %d reads of the change log, want 0: the write queue hands the hub its changes", n)
+	}
+}
+
+func TestChangeHubReadsTheLogForAChangeItWasNotHanded(t *testing.T) {
+	// The reader's own writes are handed to its hub; the writer's, between
+	// them, are not, and come from the log: in position order, none
+	// missing.
+	writer, reader, sub := writerAndReader(t, ChangesConfig{Buffer: 64, PollInterval: time.Hour})
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	order := []*Kit{reader, writer, writer, reader, writer, reader}
+	for _, w := range order {
+		if _, err := w.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := takeChanges(t, sub, len(order))
+	for i := 1; i < len(ids); i++ {
+		if ids[i] != ids[i-1]+1 {
+			t.Errorf("got positions %v, want %d consecutive positions", ids, len(order))
+			break
+		}
 	}
 }

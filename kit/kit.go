@@ -191,6 +191,9 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
 	k.handler = k.buildHandler()
 	k.hub = newChangeHub(k, cfg.Changes.withDefaults())
+	if k.changesOn() {
+		k.store.Committed = k.hub.handoff
+	}
 	if err := k.migrate(ctx); err != nil {
 		k.closeDB()
 		return nil, err

@@ -140,9 +140,7 @@ func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
 }
 
 func (k *Kit) runHooks(ctx context.Context, m *Mutation) {
-	if k.changesOn() {
-		k.hub.notify()
-	}
+	k.changed()
 	k.hooksMu.RLock()
 	hooks := k.hooks
 	k.hooksMu.RUnlock()

@@ -430,8 +430,8 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		if r.k.writesAlone(c) {
 			// Outside a transaction, with the change row.
 			err := r.k.store.DeleteLogged(ctx, c, a.TeamID, id, r.k.changeOf(m))
-			if err == nil && r.k.changesOn() {
-				r.k.hub.notify()
+			if err == nil {
+				r.k.changed()
 			}
 			return err
 		}
@@ -444,8 +444,8 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 			}
 			return nil
 		})
-		if err == nil && r.k.changesOn() {
-			r.k.hub.notify()
+		if err == nil {
+			r.k.changed()
 		}
 		return err
 	}
