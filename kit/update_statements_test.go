@@ -1,8 +1,11 @@
 package kit_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
@@ -68,4 +71,67 @@ func countStatements(log []queryEntry) (selects, updates, logs int) {
 		}
 	}
 	return selects, updates, logs
+}
+
+// TestConcurrentUpdatesOfARecordEachStartFromTheLastOnesResult has
+// writers update one record at once, each to a value of its own: every
+// update's before state (what the audit trail and listeners are given)
+// must be the result of exactly one other update or the record as
+// created, so the updates form one chain, none lost and none built on a
+// state that was already replaced.
+func TestConcurrentUpdatesOfARecordEachStartFromTheLastOnesResult(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		k := newKitOn(t, e, shopDefs()...)
+		rec := mustCreate(t, k, categoriesKey, aliceA, map[string]any{"name": "start"})
+		id := rec["id"].(string)
+		var mu sync.Mutex
+		next := map[string]string{} // before name -> result name
+		k.OnMutation(func(_ context.Context, m kit.Mutation) {
+			if m.Operation != kit.OpUpdate {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			before, after := fmt.Sprint(m.BeforeData["name"]), fmt.Sprint(m.Result.(kit.Record)["name"])
+			if prev, ok := next[before]; ok {
+				t.Errorf("got updates %q and %q both made from %q, want one", prev, after, before)
+			}
+			next[before] = after
+		})
+		const writers, each = 8, 15
+		var wg sync.WaitGroup
+		for w := range writers {
+			wg.Go(func() {
+				for i := range each {
+					name := fmt.Sprintf("w%d-%d", w, i)
+					if _, err := k.Records(categoriesKey).Update(t.Context(), aliceA, id, map[string]any{"name": name}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		steps, at := 0, "start"
+		for {
+			to, ok := next[at]
+			if !ok {
+				break
+			}
+			steps++
+			at = to
+		}
+		if steps != writers*each {
+			t.Errorf("got a chain of %d updates from the created record, want all %d", steps, writers*each)
+		}
+		got, err := k.Records(categoriesKey).Get(t.Context(), aliceA, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["name"] != at {
+			t.Errorf("got the record's name %v, want the chain's last %q", got["name"], at)
+		}
+	})
 }
