@@ -628,6 +628,22 @@
 //     connection's commit, so under writes a larger cache is more to
 //     free. The table-order count already gives the filter most of the
 //     gain without the memory.
+//   - An update that reads its record before the write queue's turn
+//     (tried 2026-11-24 at 4eeef6a, not kept): the record read on a pool
+//     connection, decided on there, and in the queue one UPDATE
+//     conditioned on every attribute still holding the value read (a
+//     changed record read again in the queue), so that the queue's turn
+//     is one statement. Two alternating pairs (--workloads update
+//     --duration 4s --rounds 2, load 1.7 to 1.9): kit/raw 0.74x and 0.72x
+//     before, 0.47x and 0.45x after; kit's own req/s 2,687 and 3,898
+//     before, 2,668 and 2,944 after. In the profile the read outside the
+//     queue was 40% of kit's CPU, most of it SQLite refilling the pool
+//     connection's page cache after each group commit (page allocation,
+//     a munmap per freed page through modernc's allocator, pread): the
+//     queue's own connection reads the same record from a warm cache.
+//     With mmap_size(1 GiB) on every connection: 0.76x before, 0.46x
+//     after. Reads that run beside a stream of commits pay that refill;
+//     the write queue's read does not.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
