@@ -24,3 +24,7 @@ func (s *Store) PlanSearch(ctx context.Context, db bun.IDB, c *collections.Colle
 
 // AcquireScan takes a scan slot (SearchScans) and returns its release.
 func (s *Store) AcquireScan(ctx context.Context) (func(), error) { return s.acquireScan(ctx) }
+
+// SetWALRestartFrames sets the WAL length past which the write queue
+// checkpoints between groups (walRestartFrames); set it before writing.
+func (s *Store) SetWALRestartFrames(n int64) { s.writes.walRestart = n }

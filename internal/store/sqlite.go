@@ -22,8 +22,9 @@ import (
 // the WAL itself (copying pages to the database file and syncing it,
 // while the commit's caller waits); kit runs passive checkpoints in the
 // background instead (Store.CheckpointWAL, see write.go). Other
-// programs opening the file keep SQLite's default.
-const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=wal_autocheckpoint(0)&_txlock=immediate"
+// programs opening the file keep SQLite's default. journal_size_limit
+// (64 MiB): when the WAL starts over, a longer file is cut to that size.
+const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(ON)&_pragma=wal_autocheckpoint(0)&_pragma=journal_size_limit(67108864)&_txlock=immediate"
 
 // BackgroundCheckpoints reports whether the connections of a database
 // opened with path's DSN leave WAL checkpoints to their owner (see

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -89,6 +90,11 @@ type writeQueue struct {
 
 	lastCkpt    atomic.Int64 // Unix nanoseconds of the last start
 	ckptRunning atomic.Bool
+	// walFrames is the WAL's length in frames as the last checkpoint
+	// found it (see maybeCheckpoint).
+	walFrames atomic.Int64
+	// walRestart is walRestartFrames, or less in tests.
+	walRestart int64
 
 	mu      sync.Mutex
 	queue   []*writeReq
@@ -204,8 +210,29 @@ func (q *writeQueue) drain() {
 // group go on meanwhile; in SQLite's default, the commit that fills the
 // WAL past 1,000 pages checkpoints before it returns, and its whole group
 // would wait for the disk.
+//
+// A checkpoint that runs beside writes never finishes the WAL (the groups
+// committed meanwhile are after its end), and SQLite starts the WAL over
+// only when a write begins after a checkpoint copied all of it: under a
+// steady stream of writes the file would grow without end (about 13 KB per
+// create), each commit extending it. So once the last checkpoint found
+// the WAL longer than walRestartFrames, the queue's goroutine checkpoints
+// between two groups itself, with no write running, which copies the rest
+// (what the background checkpoints left, at most checkpointEvery of
+// writes); the next group then starts the WAL over, unless a reader still
+// reads from it (the next time, then), and journal_size_limit trims the
+// file (see sqlitePragmas).
 func (q *writeQueue) maybeCheckpoint() {
 	if !q.s.CheckpointWAL || q.ckptRunning.Load() || q.s.closed.Load() {
+		return
+	}
+	restart := int64(walRestartFrames)
+	if q.walRestart > 0 {
+		restart = q.walRestart
+	}
+	if q.walFrames.Load() > restart && q.conn != nil && q.ckptRunning.CompareAndSwap(false, true) {
+		q.checkpoint(q.conn.QueryRowContext(context.Background(), checkpointSQL))
+		q.ckptRunning.Store(false)
 		return
 	}
 	now := time.Now().UnixNano()
@@ -215,10 +242,31 @@ func (q *writeQueue) maybeCheckpoint() {
 	q.lastCkpt.Store(now)
 	go func() {
 		defer q.ckptRunning.Store(false)
-		if _, err := q.s.execOnce(context.Background(), q.s.db, "PRAGMA wal_checkpoint(PASSIVE)"); err != nil && !q.s.closed.Load() {
+		q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL))
+	}()
+}
+
+// walRestartFrames is the WAL length, in frames (pages), past which the
+// write queue finishes a checkpoint itself so that the WAL starts over
+// (see maybeCheckpoint): 64 MiB at SQLite's default page size, the file
+// size journal_size_limit keeps. The queue's checkpoint holds the writes
+// while it copies what the background checkpoints left and syncs the
+// database file; a longer WAL means fewer such pauses.
+const walRestartFrames = 16384
+
+const checkpointSQL = "PRAGMA wal_checkpoint(PASSIVE)"
+
+// checkpoint notes the WAL's length from row, a checkpoint's result.
+func (q *writeQueue) checkpoint(row *sql.Row) {
+	var busy, frames, copied int64
+	err := row.Scan(&busy, &frames, &copied)
+	if err != nil {
+		if !q.s.closed.Load() {
 			q.s.logger().Warn("store: WAL checkpoint failed; the next one retries", slog.String("err", err.Error()))
 		}
-	}()
+		return
+	}
+	q.walFrames.Store(frames)
 }
 
 // commit runs batch in one transaction and reports each write's outcome,
