@@ -659,6 +659,19 @@
 //     machine speed swinging 2x): within that noise. The baseline's
 //     SQLite keeps its default autocheckpoint, which syncs on the commit
 //     that passes 1,000 pages: it pays this all along.
+//   - The change hub's log reads (2026-11-24, kit's
+//     BenchmarkChangeStream, 1,000 subscribers over 100 teams, profiles
+//     of 60,000 creates with KIT_BENCH_CPUPROFILE): reading back the
+//     changes the instance had just committed was 7.3% of the server's
+//     CPU (store.NextChanges; about 9 us per change, most of it the
+//     pool connection refilling its page cache after each group commit),
+//     and the hub's loop 9.8% in all. With the write queue handing the
+//     hub its rows (store.Committed, 2b7edb9) the loop is 4.3%: encoding
+//     the events and queueing the rounds. A hand-over bound of 2,000
+//     changes overflowed at the 250 ms delivery interval (about 2,750
+//     changes per interval at 11,000 creates/s) and sent the hub back to
+//     the log; it is 32,768. The rounds before and after are in the
+//     README (Benchmarks, "Deliveries from memory").
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
