@@ -231,7 +231,7 @@ func (q *writeQueue) maybeCheckpoint() {
 		restart = q.walRestart
 	}
 	if q.walFrames.Load() > restart && q.conn != nil && q.ckptRunning.CompareAndSwap(false, true) {
-		q.checkpoint(q.conn.QueryRowContext(context.Background(), checkpointSQL))
+		q.checkpoint(q.conn.QueryRowContext(context.Background(), checkpointSQL), true)
 		q.ckptRunning.Store(false)
 		return
 	}
@@ -242,7 +242,7 @@ func (q *writeQueue) maybeCheckpoint() {
 	q.lastCkpt.Store(now)
 	go func() {
 		defer q.ckptRunning.Store(false)
-		q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL))
+		q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
 	}()
 }
 
@@ -256,8 +256,13 @@ const walRestartFrames = 16384
 
 const checkpointSQL = "PRAGMA wal_checkpoint(PASSIVE)"
 
-// checkpoint notes the WAL's length from row, a checkpoint's result.
-func (q *writeQueue) checkpoint(row *sql.Row) {
+// checkpoint notes the WAL's length from row, a checkpoint's result. A
+// checkpoint that ran alone (between groups) and copied the whole WAL
+// notes 0: the next group starts the WAL over, and the next checkpoint
+// between groups would copy nothing but still sync the file. One that ran
+// beside writes may report the whole WAL copied too, but only up to its
+// own start; its length stands.
+func (q *writeQueue) checkpoint(row *sql.Row, alone bool) {
 	var busy, frames, copied int64
 	err := row.Scan(&busy, &frames, &copied)
 	if err != nil {
@@ -265,6 +270,9 @@ func (q *writeQueue) checkpoint(row *sql.Row) {
 			q.s.logger().Warn("store: WAL checkpoint failed; the next one retries", slog.String("err", err.Error()))
 		}
 		return
+	}
+	if alone && copied >= frames {
+		frames = 0
 	}
 	q.walFrames.Store(frames)
 }
