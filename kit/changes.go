@@ -244,24 +244,71 @@ type changeFrame struct {
 	sse        []byte // the complete SSE event
 }
 
+// frameOf encodes ch once for every subscriber: the JSON of its
+// ChangeEvent (as encoding/json writes it, without HTML escaping) in an
+// SSE event.
 func (k *Kit) frameOf(reg *collections.Registry, ch store.Change) *changeFrame {
-	ev := ChangeEvent{
-		ID: ch.ID, Operation: Operation(ch.Operation), Collection: ch.Collection,
-		CorrelationID: ch.CorrelationID, Timestamp: ch.Timestamp, Invalidate: invalidateKeys(reg, ch.Collection),
+	invalidate := k.invalidations.encoded(reg, ch.Collection)
+	size := 200 + len(ch.Operation) + len(ch.Collection) + len(ch.CorrelationID) + len(invalidate)
+	for _, id := range ch.ItemIDs {
+		size += len(id) + 3
 	}
-	if ev.Operation == OpReorder || len(ch.ItemIDs) > 1 {
-		ev.ItemIDs = ch.ItemIDs
-	} else if len(ch.ItemIDs) == 1 {
-		ev.ItemID = ch.ItemIDs[0]
-	}
-	data, _ := json.Marshal(ev) // plain strings and numbers: cannot fail
-	sse := make([]byte, 0, len(data)+32)
+	sse := make([]byte, 0, size) // the event's length, or a little more
 	sse = append(sse, "id: "...)
 	sse = strconv.AppendInt(sse, ch.ID, 10)
-	sse = append(sse, "\ndata: "...)
-	sse = append(sse, data...)
-	sse = append(sse, "\n\n"...)
+	sse = append(sse, "\ndata: {\"id\":"...)
+	sse = strconv.AppendInt(sse, ch.ID, 10)
+	sse = append(sse, `,"operation":`...)
+	sse = appendJSONString(sse, ch.Operation)
+	sse = append(sse, `,"collection":`...)
+	sse = appendJSONString(sse, ch.Collection)
+	if Operation(ch.Operation) == OpReorder || len(ch.ItemIDs) > 1 {
+		if len(ch.ItemIDs) > 0 {
+			sse = append(sse, `,"itemIds":[`...)
+			for i, id := range ch.ItemIDs {
+				if i > 0 {
+					sse = append(sse, ',')
+				}
+				sse = appendJSONString(sse, id)
+			}
+			sse = append(sse, ']')
+		}
+	} else if len(ch.ItemIDs) == 1 && ch.ItemIDs[0] != "" {
+		sse = append(sse, `,"itemId":`...)
+		sse = appendJSONString(sse, ch.ItemIDs[0])
+	}
+	sse = append(sse, `,"correlationId":`...)
+	sse = appendJSONString(sse, ch.CorrelationID)
+	sse = append(sse, `,"timestamp":`...)
+	sse = strconv.AppendInt(sse, ch.Timestamp, 10)
+	sse = append(sse, `,"invalidate":`...)
+	sse = append(sse, invalidate...)
+	sse = append(sse, "}\n\n"...)
 	return &changeFrame{id: ch.ID, teamID: ch.TeamID, collection: ch.Collection, sse: sse}
+}
+
+// invalidations keeps each collection's "invalidate" list, encoded as a
+// JSON array, for the registry it was computed from (a schema change
+// brings a new registry, which starts over).
+type invalidations struct {
+	mu  sync.Mutex
+	reg *collections.Registry
+	m   map[string][]byte
+}
+
+// encoded returns the JSON array of invalidateKeys(reg, key).
+func (c *invalidations) encoded(reg *collections.Registry, key string) []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reg != reg {
+		c.reg, c.m = reg, map[string][]byte{}
+	}
+	data, ok := c.m[key]
+	if !ok {
+		data, _ = json.Marshal(invalidateKeys(reg, key)) // strings: cannot fail
+		c.m[key] = data
+	}
+	return data
 }
 
 // changeRound is the changes of one team that one delivery hands to the

@@ -121,6 +121,8 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
 	hub     *changeHub
+	// invalidations caches the change events' invalidate lists.
+	invalidations invalidations
 
 	routerOnce sync.Once
 	router     router
