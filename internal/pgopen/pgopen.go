@@ -20,9 +20,15 @@ func IsDSN(dsn string) bool {
 
 // Options tunes the pool; zero values take the defaults.
 type Options struct {
-	MaxOpenConns int           // default 20
-	MaxIdleConns int           // default 10
-	ConnMaxLife  time.Duration // default 30 minutes
+	MaxOpenConns int // default 20
+	// MaxIdleConns defaults to MaxOpenConns: a pool that closes the
+	// connections a burst opened, to open them again at the next burst,
+	// starts a PostgreSQL backend each time, which then plans kit's
+	// prepared statements afresh (see bench/doc.go). ConnMaxIdleTime
+	// closes them once the load is gone.
+	MaxIdleConns    int
+	ConnMaxIdleTime time.Duration // default 5 minutes
+	ConnMaxLife     time.Duration // default 30 minutes
 	// SearchPath, when set, is the schema search path of every connection.
 	SearchPath string
 }
@@ -41,13 +47,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*bun.DB, error) {
 		cfg.RuntimeParams["search_path"] = opts.SearchPath
 	}
 	sqldb := stdlib.OpenDB(*cfg)
-	sqldb.SetMaxOpenConns(orInt(opts.MaxOpenConns, 20))
-	sqldb.SetMaxIdleConns(orInt(opts.MaxIdleConns, 10))
-	life := opts.ConnMaxLife
-	if life == 0 {
-		life = 30 * time.Minute
-	}
-	sqldb.SetConnMaxLifetime(life)
+	open := orInt(opts.MaxOpenConns, 20)
+	sqldb.SetMaxOpenConns(open)
+	sqldb.SetMaxIdleConns(orInt(opts.MaxIdleConns, open))
+	sqldb.SetConnMaxIdleTime(orDuration(opts.ConnMaxIdleTime, 5*time.Minute))
+	sqldb.SetConnMaxLifetime(orDuration(opts.ConnMaxLife, 30*time.Minute))
 	if err := pingWithin(ctx, sqldb); err != nil {
 		sqldb.Close()
 		return nil, fmt.Errorf("pgopen: connect to %s: %w", redact(dsn), err)
@@ -62,6 +66,13 @@ func pingWithin(ctx context.Context, db *sql.DB) error {
 }
 
 func orInt(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func orDuration(v, def time.Duration) time.Duration {
 	if v > 0 {
 		return v
 	}
