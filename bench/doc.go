@@ -702,6 +702,27 @@
 //     the two alternating pairs (load 6 to 11), both servers being on the
 //     same pool: get 0.77x and 0.82x to 0.83x and 1.04x, ids1 0.84x and
 //     0.77x to 0.72x and 1.21x, create 0.65x and 0.61x to 0.68x and 0.61x.
+//   - Where SQLite's create and update p99 comes from (2026-11-24 09:55
+//     to 10:10 UTC, 811e893, nothing else running; --workloads
+//     create,update --duration 5s --rounds 1, one binary against a variant
+//     in turns, each twice). Kit's p99 was 23 to 29 ms against the
+//     baseline's 7.6 to 10 ms, with kit's p50 lower (4.1 to 5.7 ms against
+//     6.0 to 7.4). A temporary trace of every group that took over 8 ms
+//     found, in 5 s of creates, about 16 search flushes of 17 to 45 ms
+//     (most flushes of 256 rows take less than 8 ms; the slow ones are
+//     FTS5's merges), 6 to 8 of the queue's own WAL-restart checkpoints of
+//     10 to 44 ms and a few commits of 10 to 19 ms. Removing both sources
+//     at once (no flush in the run, no restart checkpoint) left kit's p99
+//     at 23.3 and 23.5 ms (create) and 23.8 and 24.4 ms (update); the
+//     queue sleeping 20 or 200 us before each group (so that the scheduler
+//     polls the network) and GOGC=400 (create +11%) left it at 24 to 30
+//     ms. A runtime trace of one second of kit's creates (the server
+//     pinned to one core) puts the requests' time in scheduling: 5.7 s of
+//     runnable time summed over the 32 connections' goroutines after the
+//     network readied them, and 4.8 s after the queue's commit readied
+//     them, so a request spends most of its latency waiting for the one
+//     core, and its order among the others sets the tail. None of these
+//     was changed.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
