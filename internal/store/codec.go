@@ -107,6 +107,11 @@ func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 		return nil, nil
 	}
 	if b, ok := v.([]byte); ok {
+		if a.Type == collections.TypeDate {
+			if t, ok := parseSQLiteTime(b); ok {
+				return t, nil // without copying b into a string first
+			}
+		}
 		v = string(b)
 	}
 	switch a.Type {
@@ -144,6 +149,9 @@ func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 		case time.Time:
 			return x.UTC(), nil
 		case string:
+			if t, ok := parseSQLiteTime(x); ok {
+				return t, nil
+			}
 			if t, err := time.Parse(sqliteTime, x); err == nil {
 				return t, nil
 			}
@@ -217,4 +225,35 @@ func decimalFromKey(key string, precision, scale int) (string, error) {
 		s = "-" + s
 	}
 	return s, nil
+}
+
+// parseSQLiteTime parses s in the sqliteTime layout without time.Parse's
+// general machinery: ok is true exactly when s is a valid time in that
+// layout (digits where the layout has them, every field in its range),
+// and t is then what time.Parse(sqliteTime, s) returns.
+func parseSQLiteTime[S string | []byte](s S) (t time.Time, ok bool) {
+	if len(s) != len(sqliteTime) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[26] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(from, to int) int {
+		n := 0
+		for i := from; i < to; i++ {
+			c := s[i]
+			if c < '0' || c > '9' {
+				return -1
+			}
+			n = n*10 + int(c-'0')
+		}
+		return n
+	}
+	year, month, day := num(0, 4), num(5, 7), num(8, 10)
+	hour, minute, sec, micro := num(11, 13), num(14, 16), num(17, 19), num(20, 26)
+	if year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 || micro < 0 {
+		return time.Time{}, false
+	}
+	t = time.Date(year, time.Month(month), day, hour, minute, sec, micro*1000, time.UTC)
+	if t.Day() != day { // day past the month's end, which time.Date carries over
+		return time.Time{}, false
+	}
+	return t, true
 }

@@ -407,3 +407,55 @@ func TestGlobFold(t *testing.T) {
 		})
 	}
 }
+
+func TestParseSQLiteTimeAgreesWithTimeParse(t *testing.T) {
+	tests := []struct {
+		name, in string
+	}{
+		{"a time with microseconds", "2026-11-24T10:30:59.123456Z"},
+		{"the start of the year 1", "0001-01-01T00:00:00.000000Z"},
+		{"the last microsecond of a year", "9999-12-31T23:59:59.999999Z"},
+		{"a leap day", "2024-02-29T12:00:00.000000Z"},
+		{"a leap day in a common year", "2023-02-29T12:00:00.000000Z"},
+		{"the 31st of a 30-day month", "2026-04-31T00:00:00.000000Z"},
+		{"month 0", "2026-00-10T00:00:00.000000Z"},
+		{"month 13", "2026-13-10T00:00:00.000000Z"},
+		{"day 0", "2026-01-00T00:00:00.000000Z"},
+		{"hour 24", "2026-01-01T24:00:00.000000Z"},
+		{"minute 60", "2026-01-01T23:60:00.000000Z"},
+		{"second 60", "2026-01-01T23:59:60.000000Z"},
+		{"a letter among the digits", "2026-01-0aT00:00:00.000000Z"},
+		{"a sign among the digits", "2026-01-01T00:00:0-.000000Z"},
+		{"a space for the T", "2026-01-01 00:00:00.000000Z"},
+		{"no zone letter", "2026-01-01T00:00:00.0000000"},
+		{"milliseconds only", "2026-01-01T00:00:00.000Z"},
+		{"an offset instead of Z", "2026-01-01T00:00:00.000000+01:00"},
+		{"empty", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := time.Parse(sqliteTime, tt.in)
+			got, ok := parseSQLiteTime(tt.in)
+			if ok != (err == nil) {
+				t.Fatalf("got ok %v, want %v (time.Parse: %v)", ok, err == nil, err)
+			}
+			if ok && !got.Equal(want) || ok && got.Location() != want.Location() {
+				t.Errorf("got %v, want %v", got, want)
+			}
+			if fromBytes, okBytes := parseSQLiteTime([]byte(tt.in)); okBytes != ok || !fromBytes.Equal(got) {
+				t.Errorf("from bytes got %v, %v; want %v, %v", fromBytes, okBytes, got, ok)
+			}
+		})
+	}
+}
+
+func BenchmarkDecodeDate(b *testing.B) {
+	a := &collections.Attribute{Name: "createdAt", Type: collections.TypeDate}
+	v := []byte("2026-11-24T10:30:59.123456Z")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decode(dialect.SQLite, a, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
