@@ -740,6 +740,16 @@
 //     with no trigram index, 4,308 with one per column, 4,081 with one
 //     over the three columns concatenated; combining the indexes would save
 //     about 5%.
+//   - modernc's driver asks SQLite for the declared type of every TEXT
+//     value it returns (rows.Next calls ColumnTypeDatabaseTypeName: a C
+//     call under the connection's mutex, a copy of the name, an upper-case
+//     scan), 6.9% of kit's CPU in a profile of ids100 (2026-11-24,
+//     f419c85). Selecting +"col" instead of "col" on SQLite makes the
+//     declared type NULL: the share fell to 3.8%, but rows.Next as a whole
+//     rose from 52.3% to 54.2% (the extra operation per column), and two
+//     alternating pairs of --workloads ids100,get,list --duration 4s
+//     --rounds 2 gave ids100 0.92x and 0.94x before, 0.92x and 0.93x
+//     after. Not kept.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
