@@ -107,11 +107,6 @@ func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 		return nil, nil
 	}
 	if b, ok := v.([]byte); ok {
-		if a.Type == collections.TypeDate {
-			if t, ok := parseSQLiteTime(b); ok {
-				return t, nil // without copying b into a string first
-			}
-		}
 		v = string(b)
 	}
 	switch a.Type {
@@ -231,7 +226,7 @@ func decimalFromKey(key string, precision, scale int) (string, error) {
 // general machinery: ok is true exactly when s is a valid time in that
 // layout (digits where the layout has them, every field in its range),
 // and t is then what time.Parse(sqliteTime, s) returns.
-func parseSQLiteTime[S string | []byte](s S) (t time.Time, ok bool) {
+func parseSQLiteTime(s string) (t time.Time, ok bool) {
 	if len(s) != len(sqliteTime) || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[19] != '.' || s[26] != 'Z' {
 		return time.Time{}, false
 	}

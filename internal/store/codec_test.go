@@ -442,16 +442,15 @@ func TestParseSQLiteTimeAgreesWithTimeParse(t *testing.T) {
 			if ok && !got.Equal(want) || ok && got.Location() != want.Location() {
 				t.Errorf("got %v, want %v", got, want)
 			}
-			if fromBytes, okBytes := parseSQLiteTime([]byte(tt.in)); okBytes != ok || !fromBytes.Equal(got) {
-				t.Errorf("from bytes got %v, %v; want %v, %v", fromBytes, okBytes, got, ok)
-			}
 		})
 	}
 }
 
+// BenchmarkDecodeDate decodes a date as modernc's driver hands it over: a
+// string.
 func BenchmarkDecodeDate(b *testing.B) {
 	a := &collections.Attribute{Name: "createdAt", Type: collections.TypeDate}
-	v := []byte("2026-11-24T10:30:59.123456Z")
+	var v any = "2026-11-24T10:30:59.123456Z"
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := decode(dialect.SQLite, a, v); err != nil {
