@@ -515,6 +515,13 @@ func (h *changeHub) takeHanded(pos int64, limit int) []store.Change {
 	return out
 }
 
+// handedEmpty reports whether no handed change waits.
+func (h *changeHub) handedEmpty() bool {
+	h.handMu.Lock()
+	defer h.handMu.Unlock()
+	return len(h.handed) == 0
+}
+
 // forgetHanded drops what was handed (the last subscriber left).
 func (h *changeHub) forgetHanded() {
 	h.handMu.Lock()
@@ -660,6 +667,7 @@ func (h *changeHub) loop() {
 	defer gather.Stop()
 	ctx, cancel := h.stopContext()
 	defer cancel()
+	var readLog bool // see poll
 	for {
 		select {
 		case <-h.stop:
@@ -668,7 +676,12 @@ func (h *changeHub) loop() {
 			h.checkAuthVersion(ctx)
 			continue
 		case <-h.wake:
+			// A wake from this process's writes: when the store hands
+			// them all over, what they wrote is in handed, and other
+			// processes' changes wait for the poll.
+			readLog = !h.k.store.HandsOverChanges()
 		case <-poll.C:
+			readLog = true
 		}
 		for {
 			// The log holds what the streams have not taken yet, so the
@@ -679,7 +692,7 @@ func (h *changeHub) loop() {
 			if !h.waitForRoom(ctx) {
 				return
 			}
-			more, n := h.poll(ctx)
+			more, n := h.poll(ctx, readLog)
 			if more {
 				// A full batch: the next is waiting already. The streams
 				// are woken once for all of them (or by waitForRoom when
@@ -821,7 +834,12 @@ func (h *changeHub) batch() int { return max(min(changeBatch, h.cfg.Buffer/2), 1
 // poll takes the next changes, from what this process's writes handed
 // over or else from the log, and delivers them; it reports whether a full
 // batch came back (take again at once) and how many changes it took.
-func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
+// Without readLog (a wake from this process's writes, whose changes the
+// store hands over), it reads the log only when what was handed does not
+// follow on from the cursor: with nothing handed, the writes that woke it
+// were delivered already, and other processes' changes wait for the next
+// PollInterval.
+func (h *changeHub) poll(ctx context.Context, readLog bool) (more bool, n int) {
 	h.mu.Lock()
 	if !h.live {
 		h.mu.Unlock()
@@ -831,9 +849,13 @@ func (h *changeHub) poll(ctx context.Context) (more bool, n int) {
 	h.mu.Unlock()
 	batch := h.batch()
 	changes := h.takeHanded(cur.Pos, batch)
-	if len(changes) > 0 {
+	switch {
+	case len(changes) > 0:
 		cur.Pos = changes[len(changes)-1].ID
-	} else {
+	case !readLog && h.handedEmpty():
+		// Everything this process's writes handed over is delivered.
+		return false, 0
+	default:
 		var err error
 		changes, err = h.k.store.NextChanges(ctx, &cur, batch)
 		if err != nil {
