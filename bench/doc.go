@@ -750,6 +750,31 @@
 //     alternating pairs of --workloads ids100,get,list --duration 4s
 //     --rounds 2 gave ids100 0.92x and 0.94x before, 0.92x and 0.93x
 //     after. Not kept.
+//   - PostgreSQL's writes without their version read (2026-11-24 13:20
+//     to 13:39 UTC, nothing else running). pg_walinspect over 5 s of
+//     creates (--workloads create --duration 6s --rounds 1 --db) split
+//     kit's WAL, 4,560 bytes a create against the baseline's 1,034: GIN
+//     (the pending lists' metapage records, which carry the new trigrams,
+//     and their cleanups) 57%, heap inserts 17% (three per create: the
+//     record, the row count's delta, the change), B-tree inserts 15% (six
+//     per create). Yet neither the WAL nor the trigram indexes set the
+//     pace: a variant with no trigram index at all (search then scans)
+//     ran create 0.66x and 0.60x, update 0.63x and 0.58x against 0.62x
+//     and 0.54x, 0.58x and 0.51x (two alternating runs of --workloads
+//     create,update,delete --duration 4s --rounds 2), and GIN's
+//     fastupdate=off made create 0.30x and update 0.20x. Statement
+//     logging showed every write as two round trips, the authorization
+//     version's read and the write; a variant that skipped the read
+//     (unsafe, to measure) gave create 0.76x and 0.79x, update 0.65x and
+//     0.61x, delete 0.90x and 0.86x against 0.59x and 0.60x, 0.53x and
+//     0.52x, 0.65x and 0.64x. Kit now tests the version inside the write
+//     (store.WriteGuard on PostgreSQL: INSERT ... SELECT ... WHERE
+//     (version) = $n, and the same condition in the WHERE of the update's
+//     locked read and of the delete), one round trip: same runs, main
+//     against the change, create 0.57x and 0.58x to 0.68x and 0.69x (p99
+//     1.80x and 1.51x to 1.42x and 1.34x), update 0.55x and 0.49x to
+//     0.65x and 0.64x, delete 0.66x and 0.67x to 0.80x and 0.85x (p99
+//     1.35x and 1.37x to 1.26x and 1.10x).
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof

@@ -6,8 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/uptrace/bun/dialect"
-
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -28,25 +26,28 @@ import (
 // Reads take this path on both engines: nothing they do writes, so
 // running one whose authorization turns out stale changes nothing.
 //
-// On SQLite the writes of a collection route (create, update, delete,
-// move) take it too: every write there goes through the Store's write
-// queue, and the request's writes carry a store.WriteGuard, so the queue
-// reads the version in the write's own transaction, under SQLite's write
-// lock, before the first of them runs, and runs it only when the version
-// is still the cache's. A refused write runs nothing; its answer is
-// thrown away and the request served again the usual way, its body
-// replayed from what the first attempt read. A request that ends before
-// any write reaches the queue (a malformed body, a refused role) reads the
-// version by itself before its answer leaves, as a read without rows
-// does. What is saved is the version read of every write, a statement on
-// a pool connection whose page cache each group commit empties.
+// The writes of a collection route (create, update, delete, move) take it
+// too. The request's writes carry a store.WriteGuard, and the Store runs
+// none of them unless the version is still the cache's: on SQLite the
+// write queue reads it in the write's own transaction, under SQLite's
+// write lock, before the first of them runs; on PostgreSQL a write that is
+// one statement (store.InsertLogged, UpdateLogged, DeleteLogged) tests it
+// in its WHERE, in the statement's snapshot, and a write in a transaction
+// reads it in that transaction first. A refused write runs nothing; its
+// answer is thrown away and the request served again the usual way, its
+// body replayed from what the first attempt read. A request that ends
+// before any write reaches the Store (a malformed body, a refused role)
+// reads the version by itself before its answer leaves, as a read without
+// rows does. What is saved is the version read of every write: on SQLite a
+// statement on a pool connection whose page cache each group commit
+// empties, on PostgreSQL a round trip.
 
 // serveFromCachedAccess serves r from the accounts cache when it can and
 // reports whether it did; false means nothing was written and the caller
 // serves r the usual way.
 func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serve func(http.ResponseWriter, *http.Request, collectionCall)) bool {
 	write := r.Method != http.MethodGet
-	if write && (r.Method == http.MethodHead || k.store.Dialect() != dialect.SQLite) || !k.defaultAuth {
+	if write && r.Method == http.MethodHead || !k.defaultAuth {
 		return false
 	}
 	if _, ok := teamauth.UserFrom(r.Context()); ok {

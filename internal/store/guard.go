@@ -24,8 +24,13 @@ import (
 // ErrWriteGuardRefused), so nothing under the guard was written, and the
 // caller can start over.
 //
-// On PostgreSQL RunWrite does not check guards: a guard there stays
-// unchecked.
+// On PostgreSQL, where writes run concurrently, a guard is tested in the
+// write itself: InsertLogged, UpdateLogged and DeleteLogged, each one
+// statement, write only when the counter, read in the statement's
+// snapshot, has the wanted value (no round trip of its own), and RunWrite
+// reads the counter in the write's transaction before fn. A write there
+// whose snapshot predates a change of the counter may still commit after
+// it, as a write authorized a moment earlier would.
 type WriteGuard struct {
 	query string // SELECT of one BIGINT (NULL or no row: refused)
 	want  int64
@@ -92,11 +97,73 @@ func (q *writeQueue) check(ctx context.Context, tx bun.Tx, r *writeReq, seen gua
 		}
 		seen[g.query] = v
 	}
-	if !v.Valid || v.Int64 != g.want {
-		g.state.Store(int32(GuardRefused))
-		r.err = ErrWriteGuardRefused
+	if r.err = g.decide(v); r.err != nil {
 		return false
 	}
-	g.state.Store(int32(GuardConfirmed))
 	return true
+}
+
+// decide settles g by the counter's value v: confirmed when v is the
+// wanted value, refused (ErrWriteGuardRefused) otherwise, NULL included.
+func (g *WriteGuard) decide(v sql.NullInt64) error {
+	return g.settle(v.Valid && v.Int64 == g.want)
+}
+
+// settle confirms g when held, and refuses it (ErrWriteGuardRefused)
+// otherwise.
+func (g *WriteGuard) settle(held bool) error {
+	if !held {
+		g.state.Store(int32(GuardRefused))
+		return ErrWriteGuardRefused
+	}
+	g.state.Store(int32(GuardConfirmed))
+	return nil
+}
+
+// checkGuard decides ctx's guard, if it has one still unchecked, by
+// reading its counter on db (PostgreSQL: in the write's transaction).
+func (s *Store) checkGuard(ctx context.Context, db bun.IDB) error {
+	g := guardOf(ctx)
+	if g == nil || g.State() != GuardUnchecked {
+		return nil
+	}
+	return s.readGuard(ctx, db, g)
+}
+
+// readGuard settles g by reading its counter on db.
+func (s *Store) readGuard(ctx context.Context, db bun.IDB, g *WriteGuard) error {
+	var v sql.NullInt64
+	if err := s.queryRowKeyed(ctx, db, g.query).Scan(&v); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	return g.decide(v)
+}
+
+// stmtGuard is ctx's guard, still unchecked, as the condition a
+// PostgreSQL write statement adds to its WHERE ("(query) = ?") and its
+// argument; g is nil, cond empty, when there is none to test.
+func stmtGuard(ctx context.Context) (g *WriteGuard, cond string, arg any) {
+	g = guardOf(ctx)
+	if g == nil || g.State() != GuardUnchecked {
+		return nil, "", nil
+	}
+	return g, "(" + g.query + ") = ?", g.want
+}
+
+// settleGuard settles g (nil: nothing to do) after a statement that
+// tested it matched rows rows: some means the counter held the wanted
+// value. None means that it did not, or that the statement found nothing
+// to write, so the counter is read again: found at the wanted value, it
+// had that value in the statement too (the wanted value was read before
+// the statement, and the counter only grows), and nil is returned for the
+// caller to report its own outcome; otherwise ErrWriteGuardRefused (the
+// caller starts over, having written nothing).
+func (s *Store) settleGuard(ctx context.Context, g *WriteGuard, rows int64) error {
+	if g == nil {
+		return nil
+	}
+	if rows > 0 {
+		return g.settle(true)
+	}
+	return s.readGuard(ctx, s.db, g)
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -83,24 +85,181 @@ func TestAGuardedWriteRunsOnlyWhileItsCounterHoldsTheWantedValue(t *testing.T) {
 	}
 }
 
-// TestAGuardIsNotCheckedOnPostgreSQL: RunWrite there runs the write in a
-// transaction of its own and leaves the guard unchecked (the caller
-// confirms by itself).
-func TestAGuardIsNotCheckedOnPostgreSQL(t *testing.T) {
+// TestAGuardIsCheckedInAPostgreSQLWritesTransaction: RunWrite there reads
+// the guard's counter in the write's transaction, before fn, and runs fn
+// only when it holds the wanted value.
+func TestAGuardIsCheckedInAPostgreSQLWritesTransaction(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		if e != testdb.EnginePostgres {
-			t.Skip("SQLite checks guards")
+			t.Skip("SQLite's write queue has its own test")
 		}
 		s, db := writeStore(t, e)
-		g := store.NewWriteGuard(`SELECT 1`, 2)
-		if err := s.RunWrite(store.WithWriteGuard(t.Context(), g), nil, true, insertNote("a")); err != nil {
-			t.Fatalf("guarded write: got %v, want nil", err)
+		ctx := t.Context()
+		if _, err := db.ExecContext(ctx, `CREATE TABLE counter (id INTEGER PRIMARY KEY, v BIGINT)`); err != nil {
+			t.Fatal(err)
 		}
-		if got, want := g.State(), store.GuardUnchecked; got != want {
-			t.Errorf("state: got %v, want %v", got, want)
+		if _, err := db.ExecContext(ctx, `INSERT INTO counter VALUES (1, 1)`); err != nil {
+			t.Fatal(err)
 		}
-		if got, want := notes(t, db), []string{"a"}; !slices.Equal(got, want) {
-			t.Errorf("rows: got %q, want %q", got, want)
+		const query = `SELECT (SELECT v FROM counter WHERE id = 1)`
+		cases := []struct {
+			name    string
+			guard   *store.WriteGuard
+			note    string
+			refused bool
+			state   store.GuardState
+		}{
+			{"a write wanting the counter's value runs", store.NewWriteGuard(query, 1), "a", false, store.GuardConfirmed},
+			{"a write wanting another value is refused", store.NewWriteGuard(query, 2), "b", true, store.GuardRefused},
+			{"a write whose counter has no row is refused", store.NewWriteGuard(`SELECT v FROM counter WHERE id = 2`, 1), "c", true, store.GuardRefused},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				err := s.RunWrite(store.WithWriteGuard(ctx, c.guard), nil, true, insertNote(c.note))
+				if got := errors.Is(err, store.ErrWriteGuardRefused); got != c.refused {
+					t.Errorf("refused: got %v (error %v), want %v", got, err, c.refused)
+				}
+				if got := c.guard.State(); got != c.state {
+					t.Errorf("state: got %v, want %v", got, c.state)
+				}
+				if got, want := slices.Contains(notes(t, db), c.note), !c.refused; got != want {
+					t.Errorf("note %q written: got %v, want %v", c.note, got, want)
+				}
+			})
 		}
 	})
+}
+
+// TestAOneStatementWriteOnPostgreSQLTestsItsGuardInTheStatement: the
+// writes that are one statement (InsertLogged, UpdateLogged, DeleteLogged)
+// test the guard in that statement, with no statement of its own when it
+// holds; a refused one writes nothing (no record, no row count, no change
+// row) and returns ErrWriteGuardRefused; a record that is not there is
+// ErrNotFound under a guard that holds, and a refusal under one that does
+// not.
+func TestAOneStatementWriteOnPostgreSQLTestsItsGuardInTheStatement(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		if e != testdb.EnginePostgres {
+			t.Skip("SQLite writes through its queue")
+		}
+		f := newFixture(t, e)
+		ctx := t.Context()
+		for _, q := range []string{`CREATE TABLE counter (id INTEGER PRIMARY KEY, v BIGINT)`, `INSERT INTO counter VALUES (1, 7)`} {
+			if _, err := f.db.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := store.CreateChangesTable(ctx, f.db); err != nil {
+			t.Fatal(err)
+		}
+		var statements atomic.Int64
+		f.s.ObserveQueries(func(string, []any) { statements.Add(1) })
+		const query = `SELECT (SELECT v FROM counter WHERE id = 1)`
+		kept := f.insert(t, f.products, "t1", map[string]any{"title": "kept"})
+		gone := f.insert(t, f.products, "t1", map[string]any{"title": "gone"})
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		newRec := func(id string) store.Record {
+			return store.Record{"id": id, "teamId": "t1", "owner": "u1", "title": "new", "createdAt": now, "updatedAt": now, "createdBy": "u1", "updatedBy": "u1"}
+		}
+		change := func(op, id string) *store.Change {
+			return &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: op, ItemIDs: []string{id}, Timestamp: now.UnixMilli()}
+		}
+		insert := func(id string) func(ctx context.Context) error {
+			return func(ctx context.Context) error {
+				return f.s.InsertLogged(ctx, f.products, newRec(id), change("create", id))
+			}
+		}
+		update := func(id string) func(ctx context.Context) error {
+			return func(ctx context.Context) error {
+				_, _, err := f.s.UpdateLogged(ctx, f.products, "t1", id, "", store.Record{"title": "changed " + id}, store.Record{"title": "changed " + id}, change("update", id))
+				return err
+			}
+		}
+		del := func(id string) func(ctx context.Context) error {
+			return func(ctx context.Context) error {
+				return f.s.DeleteLogged(ctx, f.products, "t1", id, change("delete", id))
+			}
+		}
+		const missing = "rec-none"
+		cases := []struct {
+			name       string
+			want       int64
+			write      func(ctx context.Context) error
+			err        error
+			state      store.GuardState
+			statements int64
+			changes    int // change rows the write adds
+			rows       int // records the write adds
+		}{
+			{"an insert under a guard that holds is one statement", 7, insert("ins-1"), nil, store.GuardConfirmed, 1, 1, 1},
+			{"an insert under a stale guard writes nothing", 6, insert("ins-2"), store.ErrWriteGuardRefused, store.GuardRefused, 1, 0, 0},
+			{"an update under a guard that holds is one statement", 7, update(kept), nil, store.GuardConfirmed, 1, 1, 0},
+			{"an update under a stale guard writes nothing", 6, update(kept), store.ErrWriteGuardRefused, store.GuardRefused, 2, 0, 0},
+			{"an update of no record under a guard that holds is not found", 7, update(missing), store.ErrNotFound, store.GuardConfirmed, 2, 0, 0},
+			{"an update of no record under a stale guard is refused", 6, update(missing), store.ErrWriteGuardRefused, store.GuardRefused, 2, 0, 0},
+			{"a delete under a stale guard writes nothing", 6, del(gone), store.ErrWriteGuardRefused, store.GuardRefused, 2, 0, 0},
+			{"a delete under a guard that holds deletes", 7, del(gone), nil, store.GuardConfirmed, 1, 1, -1},
+			{"a delete of no record under a guard that holds is not found", 7, del(missing), store.ErrNotFound, store.GuardConfirmed, 2, 0, 0},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				g := store.NewWriteGuard(query, c.want)
+				changesBefore, rowsBefore, keptBefore := countOf(t, f.db, "kit_changes"), countOf(t, f.db, "shop_products"), keptCount(t, f.db)
+				titleBefore := titleOf(t, f.db, kept)
+				n := statements.Load()
+				err := c.write(store.WithWriteGuard(ctx, g))
+				if !errors.Is(err, c.err) || (c.err == nil && err != nil) {
+					t.Fatalf("error: got %v, want %v", err, c.err)
+				}
+				if got := g.State(); got != c.state {
+					t.Errorf("state: got %v, want %v", got, c.state)
+				}
+				if got := statements.Load() - n; got != c.statements {
+					t.Errorf("statements: got %d, want %d", got, c.statements)
+				}
+				if got, want := countOf(t, f.db, "kit_changes")-changesBefore, c.changes; got != want {
+					t.Errorf("change rows added: got %d, want %d", got, want)
+				}
+				if got, want := countOf(t, f.db, "shop_products")-rowsBefore, c.rows; got != want {
+					t.Errorf("records added: got %d, want %d", got, want)
+				}
+				if got, want := keptCount(t, f.db)-keptBefore, c.rows; got != want {
+					t.Errorf("records added by the kept row count: got %d, want %d", got, want)
+				}
+				if c.err != nil && titleOf(t, f.db, kept) != titleBefore {
+					t.Errorf("title of %s: got %q, want %q", kept, titleOf(t, f.db, kept), titleBefore)
+				}
+			})
+		}
+	})
+}
+
+// countOf returns how many rows table has.
+func countOf(t *testing.T, db *bun.DB, table string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRowContext(t.Context(), "SELECT count(*) FROM "+table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// keptCount returns team t1's row count of shop_products as kit keeps it.
+func keptCount(t *testing.T, db *bun.DB) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRowContext(t.Context(), `SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = 'shop_products' AND team_id = 't1'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// titleOf returns the title of product id.
+func titleOf(t *testing.T, db *bun.DB, id string) string {
+	t.Helper()
+	var title string
+	if err := db.QueryRowContext(t.Context(), `SELECT title FROM shop_products WHERE id = ?`, id).Scan(&title); err != nil {
+		t.Fatal(err)
+	}
+	return title
 }

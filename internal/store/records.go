@@ -200,8 +200,16 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 // insertOf returns the INSERT of rec's attributes into c's table and its
 // arguments.
 func (s *Store) insertOf(c *collections.Collection, rec Record) (string, []any, error) {
-	var cols, marks []string
-	var args []any
+	cols, marks, args, err := s.insertParts(c, rec)
+	if err != nil {
+		return "", nil, err
+	}
+	return insertSQLFor(c.Table(), cols, marks), args, nil
+}
+
+// insertParts returns the quoted columns of rec's attributes in c's table
+// (sort keys included), their placeholders and their arguments.
+func (s *Store) insertParts(c *collections.Collection, rec Record) (cols, marks []string, args []any, err error) {
 	for _, a := range c.Attributes() {
 		v, ok := rec[a.Name]
 		if !ok {
@@ -209,7 +217,7 @@ func (s *Store) insertOf(c *collections.Collection, rec Record) (string, []any, 
 		}
 		ev, err := encode(s.dialect, a, v)
 		if err != nil {
-			return "", nil, err
+			return nil, nil, nil, err
 		}
 		cols = append(cols, quote(a.Column))
 		marks = append(marks, "?")
@@ -220,28 +228,41 @@ func (s *Store) insertOf(c *collections.Collection, rec Record) (string, []any, 
 			args = append(args, sortKeyValue(ev))
 		}
 	}
-	return insertSQLFor(c.Table(), cols, marks), args, nil
+	return cols, marks, args, nil
 }
 
 // InsertLogged is Insert on PostgreSQL as one statement outside any
 // transaction (it commits by itself): the record, its row count and, when
 // ch is not nil, its change log row are written together or not at all
-// (see the top of changes.go). It returns ErrUnsupported on SQLite, whose writes go through
-// RunWrite.
+// (see the top of changes.go). Under a WriteGuard the statement writes
+// only when the guard holds, and returns ErrWriteGuardRefused otherwise.
+// It returns ErrUnsupported on SQLite, whose writes go through RunWrite.
 func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec Record, ch *Change) error {
 	if s.dialect != dialect.PG {
 		return ErrUnsupported
 	}
-	q, args, err := s.insertOf(c, rec)
+	cols, marks, args, err := s.insertParts(c, rec)
 	if err != nil {
 		return err
 	}
-	q, args, err = s.logged(c, "", q, `"team_id"`, 1, ch, "SELECT * FROM kit_row", args)
+	q := insertSQLFor(c.Table(), cols, marks)
+	g, cond, garg := stmtGuard(ctx)
+	if g != nil {
+		// INSERT ... SELECT: PostgreSQL types the parameters from the
+		// columns, as it does for VALUES.
+		q = "INSERT INTO " + quote(c.Table()) + " (" + strings.Join(cols, ", ") + ") SELECT " + strings.Join(marks, ", ") + " WHERE " + cond
+		args = append(args, garg)
+	}
+	q, args, err = s.logged(c, "", q, `"team_id"`, 1, ch, "SELECT count(*) FROM kit_row", args)
 	if err != nil {
 		return err
 	}
-	if _, err := s.execKeyed(ctx, s.db, q, args...); err != nil {
+	var n int64
+	if err := s.queryRowKeyed(ctx, s.db, q, args...).Scan(&n); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
+	}
+	if g != nil {
+		return g.settle(n > 0) // only the guard keeps the row out
 	}
 	return nil
 }
@@ -317,7 +338,7 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 	for _, a := range c.Attributes() {
 		ret = append(ret, before+"."+quote(a.Column))
 	}
-	sub, subArgs, err := lockedGet(c, teamID, id, ownerID)
+	sub, subArgs, err := lockedGet(c, teamID, id, ownerID, "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -338,7 +359,8 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 
 // lockedGet is the read of record id that locks its row (FOR UPDATE),
 // of ownerID's records only when ownerID is not empty, and its arguments.
-func lockedGet(c *collections.Collection, teamID, id, ownerID string) (string, []any, error) {
+// cond, when not empty, is one more condition, with its argument arg.
+func lockedGet(c *collections.Collection, teamID, id, ownerID, cond string, arg any) (string, []any, error) {
 	q, args := getSQL(c), []any{teamID, id}
 	if ownerID != "" {
 		owner, ok := c.Attribute("owner")
@@ -347,6 +369,10 @@ func lockedGet(c *collections.Collection, teamID, id, ownerID string) (string, [
 		}
 		q += " AND " + quote(owner.Column) + " = ?"
 		args = append(args, ownerID)
+	}
+	if cond != "" {
+		q += " AND " + cond
+		args = append(args, arg)
 	}
 	return q + " FOR UPDATE", args, nil
 }
@@ -361,12 +387,14 @@ func lockedGet(c *collections.Collection, teamID, id, ownerID string) (string, [
 // before and whether it was written (false: equal to differ, nothing
 // written). It returns ErrNotFound, having written nothing, when no record
 // matched (none, another team's, another owner's), and ErrUnsupported on
-// SQLite.
+// SQLite. Under a WriteGuard the statement reads and writes the record only
+// when the guard holds, and returns ErrWriteGuardRefused otherwise.
 func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, teamID, id, ownerID string, changes, differ Record, ch *Change) (Record, bool, error) {
 	if s.dialect != dialect.PG {
 		return nil, false, ErrUnsupported
 	}
-	sub, args, err := lockedGet(c, teamID, id, ownerID)
+	g, cond, garg := stmtGuard(ctx)
+	sub, args, err := lockedGet(c, teamID, id, ownerID, cond, garg)
 	if err != nil {
 		return nil, false, err
 	}
@@ -410,6 +438,9 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 	recs, err := s.scanKeyedAnd(ctx, s.db, c, []any{&written}, q, args...)
 	if err != nil {
 		return nil, false, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
+	}
+	if err := s.settleGuard(ctx, g, int64(len(recs))); err != nil {
+		return nil, false, err
 	}
 	if len(recs) == 0 {
 		return nil, false, ErrNotFound
@@ -465,7 +496,9 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 // DeleteLogged is Delete on PostgreSQL as one statement outside any
 // transaction (it commits by itself): the record's removal, its row count
 // and, when ch is not nil, its change log row are written together or not
-// at all (see the top of changes.go). It returns ErrUnsupported on SQLite.
+// at all (see the top of changes.go). Under a WriteGuard the statement
+// deletes only when the guard holds, and returns ErrWriteGuardRefused
+// otherwise. It returns ErrUnsupported on SQLite.
 func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, teamID, id string, ch *Change) error {
 	if s.dialect != dialect.PG {
 		return ErrUnsupported
@@ -477,8 +510,13 @@ func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, tea
 	if len(refs) > 0 {
 		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
 	}
-	q, args, err := s.logged(c, "", "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, `"team_id"`, -1, ch,
-		"SELECT * FROM kit_row", []any{teamID, id})
+	del, args := "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, []any{teamID, id}
+	g, cond, garg := stmtGuard(ctx)
+	if g != nil {
+		del += " AND " + cond
+		args = append(args, garg)
+	}
+	q, args, err := s.logged(c, "", del, `"team_id"`, -1, ch, "SELECT * FROM kit_row", args)
 	if err != nil {
 		return err
 	}
@@ -496,6 +534,9 @@ func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, tea
 	}
 	if err := rows.Close(); err != nil {
 		return deleteError(c, err)
+	}
+	if err := s.settleGuard(ctx, g, int64(n)); err != nil {
+		return err
 	}
 	if n == 0 {
 		return ErrNotFound

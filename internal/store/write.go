@@ -54,12 +54,17 @@ const maxWriteBatch = 64
 // it can fail: such a write needs no savepoint, since SQLite undoes a
 // failed statement by itself.
 //
-// On SQLite a write whose ctx carries a WriteGuard runs only when the
-// guard passes, checked in the write's transaction right before fn (see
-// WriteGuard); a refused write returns ErrWriteGuardRefused.
+// A write whose ctx carries a WriteGuard runs only when the guard passes,
+// checked in the write's transaction right before fn (see WriteGuard); a
+// refused write returns ErrWriteGuardRefused.
 func (s *Store) RunWrite(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if s.dialect == dialect.PG {
-		return s.db.RunInTx(ctx, nil, fn)
+		return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if err := s.checkGuard(ctx, tx); err != nil {
+				return err
+			}
+			return fn(ctx, tx)
+		})
 	}
 	return s.writes.run(ctx, c, single, fn)
 }
