@@ -371,18 +371,25 @@ func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (s
 	return t.Table(), true
 }
 
+// createTable creates c's table: its attributes' columns in attribute
+// order, then the sort keys. Keys last: a row is read from its first column
+// on, so a scan that tests price or stock does not step over a long text's
+// copy (PostgreSQL's filter count on the harness's products, a sequential
+// scan, took 15% less time with the keys last; bench/doc.go). Tables made
+// before keep their order.
 func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
-	var defs []string
+	var defs, keys []string
 	var fks []func() error
 	for _, a := range c.Attributes() {
 		defs = append(defs, s.columnSQL(c, a, true))
 		if hasSortKey(a) {
-			defs = append(defs, s.sortKeyColumnSQL(a))
+			keys = append(keys, s.sortKeyColumnSQL(a))
 		}
 		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
 	}
+	defs = append(defs, keys...)
 	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table()) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
 	if _, err := s.execOnce(ctx, tx, q); err != nil {
 		return nil, fmt.Errorf("store: create table %s: %w", c.Table(), err)

@@ -3,13 +3,13 @@ CREATE TABLE IF NOT EXISTS "app_tasks" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
-  "title__key" TEXT COLLATE "C",
   "is_done" BOOLEAN,
   "due_at" TIMESTAMPTZ,
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   "created_by" TEXT COLLATE "C" NOT NULL,
-  "updated_by" TEXT COLLATE "C" NOT NULL
+  "updated_by" TEXT COLLATE "C" NOT NULL,
+  "title__key" TEXT COLLATE "C"
 );
 
 CREATE INDEX IF NOT EXISTS "ix_app_tasks_team_created" ON "app_tasks" ("team_id", "created_at", "id");

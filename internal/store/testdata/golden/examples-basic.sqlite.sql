@@ -3,13 +3,13 @@ CREATE TABLE IF NOT EXISTS "app_tasks" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
-  "title__key" TEXT,
   "is_done" INTEGER,
   "due_at" TEXT,
   "created_at" TEXT NOT NULL,
   "updated_at" TEXT NOT NULL,
   "created_by" TEXT NOT NULL,
-  "updated_by" TEXT NOT NULL
+  "updated_by" TEXT NOT NULL,
+  "title__key" TEXT
 );
 
 CREATE INDEX IF NOT EXISTS "ix_app_tasks_team_created" ON "app_tasks" ("team_id", "created_at", "id");

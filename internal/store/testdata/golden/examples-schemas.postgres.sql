@@ -3,15 +3,15 @@ CREATE TABLE IF NOT EXISTS "blog_posts" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
-  "title__key" TEXT COLLATE "C",
   "body" TEXT COLLATE "C",
-  "body__key" TEXT COLLATE "C",
   "published_at" TIMESTAMPTZ,
   "is_featured" BOOLEAN,
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   "created_by" TEXT COLLATE "C" NOT NULL,
-  "updated_by" TEXT COLLATE "C" NOT NULL
+  "updated_by" TEXT COLLATE "C" NOT NULL,
+  "title__key" TEXT COLLATE "C",
+  "body__key" TEXT COLLATE "C"
 );
 
 CREATE INDEX IF NOT EXISTS "ix_blog_posts_team_created" ON "blog_posts" ("team_id", "created_at", "id");
@@ -31,13 +31,13 @@ CREATE TABLE IF NOT EXISTS "shop_categories" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
-  "title__key" TEXT COLLATE "C",
   "description" TEXT COLLATE "C",
-  "description__key" TEXT COLLATE "C",
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   "created_by" TEXT COLLATE "C" NOT NULL,
-  "updated_by" TEXT COLLATE "C" NOT NULL
+  "updated_by" TEXT COLLATE "C" NOT NULL,
+  "title__key" TEXT COLLATE "C",
+  "description__key" TEXT COLLATE "C"
 );
 
 CREATE INDEX IF NOT EXISTS "ix_shop_categories_team_created" ON "shop_categories" ("team_id", "created_at", "id");
@@ -61,11 +61,8 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "team_id" TEXT COLLATE "C" NOT NULL,
   "owner" TEXT COLLATE "C" NOT NULL,
   "title" TEXT COLLATE "C",
-  "title__key" TEXT COLLATE "C",
   "sku" TEXT COLLATE "C",
-  "sku__key" TEXT COLLATE "C",
   "description" TEXT COLLATE "C",
-  "description__key" TEXT COLLATE "C",
   "price" NUMERIC(10,2),
   "stock" DOUBLE PRECISION,
   "is_active" BOOLEAN,
@@ -76,11 +73,14 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "image" TEXT COLLATE "C",
   "manual" TEXT COLLATE "C",
   "category_id" TEXT COLLATE "C",
-  "category_id__key" TEXT COLLATE "C",
   "created_at" TIMESTAMPTZ NOT NULL,
   "updated_at" TIMESTAMPTZ NOT NULL,
   "created_by" TEXT COLLATE "C" NOT NULL,
-  "updated_by" TEXT COLLATE "C" NOT NULL
+  "updated_by" TEXT COLLATE "C" NOT NULL,
+  "title__key" TEXT COLLATE "C",
+  "sku__key" TEXT COLLATE "C",
+  "description__key" TEXT COLLATE "C",
+  "category_id__key" TEXT COLLATE "C"
 );
 
 CREATE INDEX IF NOT EXISTS "ix_shop_products_team_created" ON "shop_products" ("team_id", "created_at", "id");

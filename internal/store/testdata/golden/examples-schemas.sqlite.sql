@@ -3,15 +3,15 @@ CREATE TABLE IF NOT EXISTS "blog_posts" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
-  "title__key" TEXT,
   "body" TEXT,
-  "body__key" TEXT,
   "published_at" TEXT,
   "is_featured" INTEGER,
   "created_at" TEXT NOT NULL,
   "updated_at" TEXT NOT NULL,
   "created_by" TEXT NOT NULL,
-  "updated_by" TEXT NOT NULL
+  "updated_by" TEXT NOT NULL,
+  "title__key" TEXT,
+  "body__key" TEXT
 );
 
 CREATE INDEX IF NOT EXISTS "ix_blog_posts_team_created" ON "blog_posts" ("team_id", "created_at", "id");
@@ -60,13 +60,13 @@ CREATE TABLE IF NOT EXISTS "shop_categories" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
-  "title__key" TEXT,
   "description" TEXT,
-  "description__key" TEXT,
   "created_at" TEXT NOT NULL,
   "updated_at" TEXT NOT NULL,
   "created_by" TEXT NOT NULL,
-  "updated_by" TEXT NOT NULL
+  "updated_by" TEXT NOT NULL,
+  "title__key" TEXT,
+  "description__key" TEXT
 );
 
 CREATE INDEX IF NOT EXISTS "ix_shop_categories_team_created" ON "shop_categories" ("team_id", "created_at", "id");
@@ -119,11 +119,8 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "team_id" TEXT NOT NULL,
   "owner" TEXT NOT NULL,
   "title" TEXT,
-  "title__key" TEXT,
   "sku" TEXT,
-  "sku__key" TEXT,
   "description" TEXT,
-  "description__key" TEXT,
   "price" TEXT,
   "stock" REAL,
   "is_active" INTEGER,
@@ -134,11 +131,14 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "image" TEXT,
   "manual" TEXT,
   "category_id" TEXT REFERENCES "shop_categories" ("id"),
-  "category_id__key" TEXT,
   "created_at" TEXT NOT NULL,
   "updated_at" TEXT NOT NULL,
   "created_by" TEXT NOT NULL,
-  "updated_by" TEXT NOT NULL
+  "updated_by" TEXT NOT NULL,
+  "title__key" TEXT,
+  "sku__key" TEXT,
+  "description__key" TEXT,
+  "category_id__key" TEXT
 );
 
 CREATE INDEX IF NOT EXISTS "ix_shop_products_team_created" ON "shop_products" ("team_id", "created_at", "id");
