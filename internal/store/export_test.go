@@ -28,3 +28,11 @@ func (s *Store) AcquireScan(ctx context.Context) (func(), error) { return s.acqu
 // SetWALRestartFrames sets the WAL length past which the write queue
 // checkpoints between groups (walRestartFrames); set it before writing.
 func (s *Store) SetWALRestartFrames(n int64) { s.writes.walRestart = n }
+
+// HitRateRecords returns the records the hit-rate benchmarks seed: n of
+// team t1 and n/10 of t2, oldest first, with "yonder" in 95% of them (see
+// hitRateTerms).
+func HitRateRecords(n int) []Record { return hitRateRecords(n) }
+
+// BenchRows is KIT_BENCH_ROWS, default 20,000 (see benchRows).
+func BenchRows() int { return benchRows() }

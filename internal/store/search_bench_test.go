@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,14 +20,10 @@ var hitRateTerms = []struct {
 	perMille int
 }{{"jackdaw", 1}, {"quartz", 20}, {"wyvern", 100}, {"jigsaw", 500}, {"yonder", 950}}
 
-// seedHitRates fills a SQLite file with n rows of team t1 and n/10 of t2:
-// titles and descriptions of pseudo-words (letters no marker uses) plus
-// the markers at their rates, then flushes the search index.
-func seedHitRates(b testing.TB, n int) (*Store, *collections.Collection) {
-	b.Helper()
-	s, c := productsStore(b, filepath.Join(b.TempDir(), "search.db"))
-	db := s.db
-	ctx := b.Context()
+// hitRateRecords returns n records of team t1 and n/10 of t2, oldest
+// first: titles and descriptions of pseudo-words (letters no marker uses)
+// plus the markers of hitRateTerms at their rates.
+func hitRateRecords(n int) []Record {
 	r := rand.New(rand.NewPCG(3, 4))
 	word := func() string {
 		const cons, vows = "bdfghklmnprstv", "aeiou"
@@ -45,11 +40,8 @@ func seedHitRates(b testing.TB, n int) (*Store, *collections.Collection) {
 		}
 		return out
 	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	recs := make([]Record, 0, n+n/10)
 	for i := range n + n/10 {
 		team := "t1"
 		if i%11 == 10 {
@@ -66,9 +58,25 @@ func seedHitRates(b testing.TB, n int) (*Store, *collections.Collection) {
 			}
 		}
 		at := start.Add(time.Duration(i) * time.Second)
-		rec := Record{"id": fmt.Sprintf("id-%07d", i), "teamId": team, "owner": "u", "title": strings.Join(title, " "),
+		recs = append(recs, Record{"id": fmt.Sprintf("id-%07d", i), "teamId": team, "owner": "u", "title": strings.Join(title, " "),
 			"description": strings.Join(desc, " "), "stock": float64(r.IntN(1000)),
-			"createdAt": at, "updatedAt": at, "createdBy": "u", "updatedBy": "u"}
+			"createdAt": at, "updatedAt": at, "createdBy": "u", "updatedBy": "u"})
+	}
+	return recs
+}
+
+// seedHitRates fills a SQLite file with hitRateRecords(n), then flushes
+// the search index.
+func seedHitRates(b testing.TB, n int) (*Store, *collections.Collection) {
+	b.Helper()
+	s, c := productsStore(b, filepath.Join(b.TempDir(), "search.db"))
+	db := s.db
+	ctx := b.Context()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, rec := range hitRateRecords(n) {
 		if err := s.Insert(ctx, tx, c, rec); err != nil {
 			b.Fatal(err)
 		}
@@ -148,67 +156,6 @@ func BenchmarkSearchByHitRate(b *testing.B) {
 			b.ReportMetric(float64(kitTime.Microseconds())/float64(i)/1000, "kit-ms")
 			b.ReportMetric(float64(scanTime.Microseconds())/float64(i)/1000, "scan-ms")
 			b.ReportMetric(float64(scanTime)/float64(kitTime), "scan/kit")
-		})
-	}
-}
-
-// BenchmarkListUnderCommonSearches measures an unrelated list (page 1 of
-// team t1, newest first, with its total) alone and while eight goroutines
-// search for a term most rows hold ("yonder", 95%), with the default scan
-// slots and with as many slots as searches (no bound). It reports the
-// list's mean latency in each case and loaded/quiet.
-func BenchmarkListUnderCommonSearches(b *testing.B) {
-	s, c := seedHitRates(b, benchRows())
-	ctx := b.Context()
-	sort := []collections.SortKey{{Attr: mustAttr(b, c, "createdAt"), Desc: true}, {Attr: mustAttr(b, c, "id"), Desc: true}}
-	list := collections.ListQuery{Page: 1, PageSize: 20, Sort: sort}
-	search := collections.ListQuery{Page: 1, PageSize: 20, Search: "yonder", Sort: sort}
-	timeLists := func(k int) time.Duration {
-		t0 := time.Now()
-		for range k {
-			if _, err := s.List(ctx, s.db, c, "t1", list); err != nil {
-				b.Fatal(err)
-			}
-		}
-		return time.Since(t0) / time.Duration(k)
-	}
-	for _, slots := range []int{0, 8} {
-		name := "default-slots"
-		if slots > 0 {
-			name = "unbounded"
-		}
-		b.Run(name, func(b *testing.B) {
-			s.SearchScans, s.scanOnce, s.scanSlots = slots, sync.Once{}, nil
-			var quiet, loaded time.Duration
-			for b.Loop() {
-				quiet += timeLists(20)
-				stop := make(chan struct{})
-				var wg sync.WaitGroup
-				for range 8 {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for {
-							select {
-							case <-stop:
-								return
-							default:
-							}
-							if _, err := s.List(ctx, s.db, c, "t1", search); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				time.Sleep(50 * time.Millisecond) // the searches under way
-				loaded += timeLists(20)
-				close(stop)
-				wg.Wait()
-			}
-			b.ReportMetric(float64(quiet.Microseconds())/float64(b.N)/1000, "quiet-ms")
-			b.ReportMetric(float64(loaded.Microseconds())/float64(b.N)/1000, "loaded-ms")
-			b.ReportMetric(float64(loaded)/float64(quiet), "loaded/quiet")
 		})
 	}
 }

@@ -48,7 +48,7 @@ func storeDefs() []collections.Definition {
 	}
 }
 
-func newFixture(t *testing.T, e testdb.Engine, defs ...collections.Definition) *fixture {
+func newFixture(t testing.TB, e testdb.Engine, defs ...collections.Definition) *fixture {
 	t.Helper()
 	if len(defs) == 0 {
 		defs = storeDefs()
