@@ -181,12 +181,36 @@
 //     (before the plan: 0.50x at 50%, 0.56x at 95%; before the sample
 //     tested the term, 1.07x to 1.14x at 50% and 95% in three runs). On
 //     100,000 rows, one run: 28x, 8.4x, 2.5x, 1.04x, 1.21x.
-//   - BenchmarkListUnderCommonSearches (internal/store): page 1 of the
-//     team alone and while eight goroutines search for a term in 95% of
-//     the rows. One run each at load 10 on 2 cores: 20,000 rows, 4.7 ms
-//     alone, 9.7 ms (2.1x) with the default scan slots (one on 2 CPUs),
-//     65.7 ms (18.9x) with a slot per search; 100,000 rows, 37.6 ms alone,
-//     81.9 ms (2.2x), 491.5 ms (11.1x).
+//   - BenchmarkListUnderCommonSearches (internal/store, both engines):
+//     page 1 of the team alone and while eight goroutines search for a
+//     term in 95% of the rows, with the default scan slots and with a
+//     slot per search. Before 2026-11-24, at load 10 on 2 cores, SQLite
+//     only: 20,000 rows, 4.7 ms alone, 9.7 ms (2.1x) with the default
+//     slots (one on 2 CPUs), 65.7 ms (18.9x) unbounded; 100,000 rows,
+//     37.6 ms alone, 81.9 ms (2.2x), 491.5 ms (11.1x). On PostgreSQL
+//     searches took no slot then, and held every connection of the pool:
+//     0.38 ms alone, 10.4 ms (27.7x) with the test pool of 8.
+//     2026-11-24, every PostgreSQL search in a slot (default: GOMAXPROCS,
+//     at least 2, at most half the pool), two runs on 20,000 rows:
+//     SQLite 0.19 and 0.20 ms alone, 2.5x and 2.3x with the default slot,
+//     31x and 21x unbounded; PostgreSQL 0.52 and 0.47 ms alone, 1.8x and
+//     1.9x with two slots, 34x and 22x unbounded. On 100,000 rows, one
+//     run: SQLite 1.6x and 106x; PostgreSQL 4.4x (2.8x and 3.9x in two
+//     more runs with two slots) and 63x: at that size each search runs
+//     as a parallel scan, a backend and two workers, so two searches
+//     keep six processes on the two CPUs. One slot gave 1.6x and 2.1x
+//     there, but in two alternating runs of go run ./bench --db
+//     --workloads search,search-2%,search-10%,search-50%,search-95%
+//     (kit pinned to one CPU, so its default then was one slot against
+//     two) it halved kit's searches: search-50% 0.46x and 0.42x against
+//     0.87x and 0.86x, search-95% 0.42x and 0.48x against 0.90x and
+//     0.83x, search-2% 2.15x and 3.05x against 4.55x and 4.88x (the
+//     second one-slot run shared the machine with a seeding for its first
+//     minute).
+//     Against pool/2 slots (ten for the default pool of 20), two
+//     alternating runs of the same searches: search-50% 1.11x and 0.98x
+//     against 0.83x and 1.02x with two, search-95% 0.69x and 0.97x
+//     against 0.76x and 0.93x, within the noise.
 //   - The change log (kit/changes.go, on by default): BenchmarkChangeStream
 //     on a quiet machine, 2026-11-23, three alternating rounds of 3,000
 //     creates through the record API on a SQLite file: 6,042 to 6,552

@@ -61,12 +61,16 @@ type Config struct {
 	// Limits bounds list requests; zero fields take the defaults of
 	// [collections.DefaultQueryLimits].
 	Limits collections.QueryLimits
-	// SearchScans is how many searches that may read more than a few
-	// thousand rows (a term common enough that a scan of the team's rows
-	// beats the search index, or one too short for it) run at once on
-	// SQLite; the others wait for a slot, or until their request ends, so
-	// no burst of such searches starves the server. Default (0): half the
-	// CPUs Go uses, at least 1.
+	// SearchScans is how many expensive searches run at once; the others
+	// wait for a slot, or until their request ends, so no burst of
+	// searches starves the server. On SQLite these are the searches that
+	// may read more than a few thousand rows (a term common enough that a
+	// scan of the team's rows beats the search index, or one too short
+	// for it); on PostgreSQL, whose planner chooses each search's plan,
+	// every search. Default (0): on SQLite half the CPUs Go uses, at least 1;
+	// on PostgreSQL the CPUs Go uses, at least 2 and at most half the
+	// pool's open connections. When PostgreSQL runs on another machine,
+	// set it to about that machine's CPUs.
 	SearchScans int
 
 	// Prefix is where Handler serves the API. Default "/api".

@@ -38,7 +38,8 @@ import (
 // index plan with many candidates) holds one of Store.SearchScans slots
 // while it runs; the others wait their turn (or their context's end), so
 // a burst of expensive searches takes a bounded share of the machine and
-// the other requests keep theirs.
+// the other requests keep theirs. On PostgreSQL, whose planner chooses
+// the plan on the server, every search holds a slot.
 
 // rareCandidates is the most index candidates a search takes without
 // looking at the team's size, and the most rows a search reads without a
@@ -86,10 +87,12 @@ func createdOrder(keys []collections.SortKey) bool {
 
 // planSearch chooses how to run a search for term in team teamID's rows
 // of c. On PostgreSQL the server's planner chooses (it keeps statistics
-// on the trigram indexes); the plan is then the zero one.
+// on the trigram indexes), and every search counts as heavy: it takes a
+// scan slot, so that searches never hold more than their share of the
+// pool's connections (see SearchScans).
 func (s *Store) planSearch(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (searchPlan, error) {
 	if s.dialect == dialect.PG {
-		return searchPlan{}, nil
+		return searchPlan{heavy: true}, nil
 	}
 	team, rows, sampled, hits, err := s.teamShare(ctx, db, c, teamID, term)
 	if err != nil {
@@ -198,7 +201,17 @@ func (s *Store) sampleTeam(ctx context.Context, db bun.IDB, c *collections.Colle
 func (s *Store) acquireScan(ctx context.Context) (func(), error) {
 	s.scanOnce.Do(func() {
 		n := s.SearchScans
-		if n <= 0 {
+		switch {
+		case n > 0:
+		case s.dialect == dialect.PG:
+			// A search is a backend on the server (with its parallel
+			// workers). At least two slots: with one, a burst of
+			// searches used half of a two-CPU server (bench/doc.go).
+			n = max(2, runtime.GOMAXPROCS(0))
+			if open := s.db.DB.Stats().MaxOpenConnections; open > 0 {
+				n = max(1, min(n, open/2))
+			}
+		default:
 			n = max(1, runtime.GOMAXPROCS(0)/2)
 		}
 		s.scanSlots = make(chan struct{}, n)

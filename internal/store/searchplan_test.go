@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
@@ -202,6 +204,76 @@ func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
 	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("yonder")); err != nil {
 		t.Errorf("common search once the slot is free: got %v, want nil", err)
 	}
+}
+
+// TestEveryPostgreSQLSearchWaitsForAScanSlot holds the only slot on
+// PostgreSQL and checks that a search, rare or common, waits for it until
+// its context ends (the server's planner chooses the plan, so every
+// search takes a slot), that a list without a search does not wait, and
+// that the search runs once the slot is free.
+func TestEveryPostgreSQLSearchWaitsForAScanSlot(t *testing.T) {
+	f := newFixture(t, testdb.EnginePostgres)
+	f.s.SearchScans = 1
+	seedPlanRows(t, f, 100)
+	release, err := f.s.AcquireScan(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	query := func(term string) collections.ListQuery {
+		q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("")); err != nil {
+		t.Errorf("list without a search while the slot is held: got %v, want nil", err)
+	}
+	for _, term := range []string{"jackdaw", "yonder"} {
+		t.Run(fmt.Sprintf("a search for %q waits while the slot is held", term), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+			defer cancel()
+			if _, err := f.s.List(ctx, f.db, f.products, "t1", query(term)); !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("got %v, want context.DeadlineExceeded", err)
+			}
+		})
+	}
+	release()
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("yonder")); err != nil {
+		t.Errorf("search once the slot is free: got %v, want nil", err)
+	}
+}
+
+// TestTheDefaultScanSlotsFollowTheCPUsAndThePool checks SearchScans'
+// zero value: on SQLite half the CPUs Go uses, at least one; on
+// PostgreSQL the CPUs, at least two and at most half the pool's
+// connections (the test pool opens 8).
+func TestTheDefaultScanSlotsFollowTheCPUsAndThePool(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		want := max(1, runtime.GOMAXPROCS(0)/2)
+		if e == testdb.EnginePostgres {
+			want = min(max(2, runtime.GOMAXPROCS(0)), 4)
+		}
+		var releases []func()
+		for range want {
+			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+			release, err := f.s.AcquireScan(ctx)
+			cancel()
+			if err != nil {
+				t.Fatalf("got %v taking slot %d of %d, want nil", err, len(releases)+1, want)
+			}
+			releases = append(releases, release)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+		defer cancel()
+		if _, err := f.s.AcquireScan(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("got %v taking slot %d, want context.DeadlineExceeded", err, want+1)
+		}
+		for _, r := range releases {
+			r()
+		}
+	})
 }
 
 // TestASearchAmongIDsFindsTheNamedMatches checks that a search narrowed

@@ -31,10 +31,13 @@ type Store struct {
 	CheckpointWAL bool
 
 	// SearchScans is how many searches that may read more than a few
-	// thousand rows (a term common enough to scan the team's rows, or a
-	// term too short for the index) run at once; the others wait for a
-	// slot, or for their context to end. 0 means half the CPUs Go uses
-	// (GOMAXPROCS), at least 1. Set it before the Store is used.
+	// thousand rows run at once; the others wait for a slot, or for their
+	// context to end. On SQLite these are the searches for a term common
+	// enough to scan the team's rows, or too short for the index; on
+	// PostgreSQL, whose planner chooses on the server, every search. 0
+	// means, on SQLite, half the CPUs Go uses (GOMAXPROCS), at least 1; on
+	// PostgreSQL, GOMAXPROCS, at least 2 and at most half the pool's
+	// MaxOpenConns. Set it before the Store is used.
 	SearchScans int
 
 	// Committed, when not nil, receives the change log rows (see
