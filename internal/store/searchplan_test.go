@@ -165,6 +165,16 @@ func TestSearchPlanFollowsTheCandidatesAndTheTeamsShare(t *testing.T) {
 	}
 }
 
+// searchQuery is the list query of ?search=term on f's products.
+func searchQuery(t *testing.T, f *fixture, term string) collections.ListQuery {
+	t.Helper()
+	q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
 // TestAHeavySearchWaitsForAScanSlot holds the only slot and checks that a
 // common-term search waits for it until its context ends, and that a rare
 // one does not wait.
@@ -180,13 +190,7 @@ func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := func(term string) collections.ListQuery {
-		q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
-	}
+	query := func(term string) collections.ListQuery { return searchQuery(t, f, term) }
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error)
 	go func() {
@@ -219,13 +223,7 @@ func TestEveryPostgreSQLSearchWaitsForAScanSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := func(term string) collections.ListQuery {
-		q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return q
-	}
+	query := func(term string) collections.ListQuery { return searchQuery(t, f, term) }
 	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("")); err != nil {
 		t.Errorf("list without a search while the slot is held: got %v, want nil", err)
 	}
@@ -288,10 +286,7 @@ func TestASearchAmongIDsFindsTheNamedMatches(t *testing.T) {
 		named := ids(all.Records)[:12]
 		for _, term := range []string{"jackdaw", "yonder", "yo", "nothing here"} {
 			t.Run(fmt.Sprintf("a search for %q among 12 ids finds the named rows that match", term), func(t *testing.T) {
-				q, err := f.products.ParseListQuery(url.Values{"search": {term}}, collections.QueryLimits{})
-				if err != nil {
-					t.Fatal(err)
-				}
+				q := searchQuery(t, f, term)
 				q.IDs = named
 				got, err := f.s.List(t.Context(), f.db, f.products, "t1", q)
 				if err != nil {
