@@ -244,34 +244,49 @@ func TestEveryPostgreSQLSearchWaitsForAScanSlot(t *testing.T) {
 
 // TestTheDefaultScanSlotsFollowTheCPUsAndThePool checks SearchScans'
 // zero value: on SQLite half the CPUs Go uses, at least one; on
-// PostgreSQL the CPUs, at least two and at most half the pool's
-// connections (the test pool opens 8).
+// PostgreSQL the CPUs, at least two and at most half the pool's open
+// connections (of a pool of 8, of 2, and of an unlimited one).
 func TestTheDefaultScanSlotsFollowTheCPUsAndThePool(t *testing.T) {
-	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		f := newFixture(t, e)
-		want := max(1, runtime.GOMAXPROCS(0)/2)
-		if e == testdb.EnginePostgres {
-			want = min(max(2, runtime.GOMAXPROCS(0)), 4)
-		}
-		var releases []func()
-		for range want {
-			ctx, cancel := context.WithTimeout(t.Context(), time.Second)
-			release, err := f.s.AcquireScan(ctx)
-			cancel()
-			if err != nil {
-				t.Fatalf("got %v taking slot %d of %d, want nil", err, len(releases)+1, want)
+	cpus := runtime.GOMAXPROCS(0)
+	tests := []struct {
+		engine testdb.Engine
+		pool   int // MaxOpenConns; -1 keeps the test pool's 8
+		name   string
+		want   int
+	}{
+		{testdb.EngineSQLite, -1, "any pool", max(1, cpus/2)},
+		{testdb.EnginePostgres, -1, "the test pool of 8", min(max(2, cpus), 4)},
+		{testdb.EnginePostgres, 2, "a pool of 2", 1},
+		{testdb.EnginePostgres, 0, "an unlimited pool", max(2, cpus)},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s with %s opens %d slots", tt.engine, tt.name, tt.want), func(t *testing.T) {
+			f := newFixture(t, tt.engine)
+			if tt.pool >= 0 {
+				f.db.DB.SetMaxOpenConns(tt.pool)
 			}
-			releases = append(releases, release)
-		}
-		ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
-		defer cancel()
-		if _, err := f.s.AcquireScan(ctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("got %v taking slot %d, want context.DeadlineExceeded", err, want+1)
-		}
-		for _, r := range releases {
-			r()
-		}
-	})
+			var releases []func()
+			defer func() {
+				for _, r := range releases {
+					r()
+				}
+			}()
+			for range tt.want {
+				ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+				release, err := f.s.AcquireScan(ctx)
+				cancel()
+				if err != nil {
+					t.Fatalf("got %v taking slot %d of %d, want nil", err, len(releases)+1, tt.want)
+				}
+				releases = append(releases, release)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+			defer cancel()
+			if _, err := f.s.AcquireScan(ctx); !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("got %v taking slot %d, want context.DeadlineExceeded", err, tt.want+1)
+			}
+		})
+	}
 }
 
 // TestASearchAmongIDsFindsTheNamedMatches checks that a search narrowed
