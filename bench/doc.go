@@ -821,6 +821,20 @@
 //     and 3.14x, search-95% 3.06x and 3.14x to 3.14x and 3.09x, get 1.02x
 //     and 1.02x to 1.06x and 0.97x, create 1.32x and 1.34x to 1.32x and
 //     1.28x (within the noise).
+//   - Shorter sort keys (2026-11-24 17:06 UTC, 9fe22c0 with
+//     maxSortKeyRunes 32 instead of 128, for an experiment only: not
+//     kept). Two alternating runs each of --workloads
+//     filter,search-50%,search-95% --duration 4s --rounds 2, the machine
+//     at about half its morning speed. PostgreSQL: filter 0.69x and 0.65x
+//     with 128 runes, 0.80x and 0.73x with 32; search-50% 0.91x and 1.00x
+//     against 0.94x and 0.79x; search-95% 0.92x and 0.80x against 0.85x
+//     and 0.87x. SQLite: filter 99 and 129 req/s against 120 and 134
+//     (3.32x and 3.55x against 5.51x and 3.80x: the baseline moved too);
+//     search-50% 39 and 45 against 39 and 36; search-95% 45 and 54
+//     against 51 and 46. So about 10% to 15% on the filter's scans and
+//     nothing measurable on the searches, whose per-row ILIKE or LIKE
+//     costs more than the pages. Not worth a sort order that falls back
+//     to code points after 32 runes and a rebuild of every stored key.
 //   - Where SQLite's create and update p99 comes from, found (2026-11-24
 //     14:15 to 14:25 UTC, e7f3832 with temporary timing, not kept; the
 //     entry of 09:55 above blamed the scheduling order). Timing inside the
