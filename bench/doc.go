@@ -198,8 +198,10 @@
 //     run: SQLite 1.6x and 106x; PostgreSQL 4.4x (2.8x and 3.9x in two
 //     more runs with two slots) and 63x: at that size each search runs
 //     as a parallel scan, a backend and two workers, so two searches
-//     keep six processes on the two CPUs. One slot gave 1.6x and 2.1x
-//     there, but in two alternating runs of go run ./bench --db
+//     keep six processes on the two CPUs: with the server's
+//     max_parallel_workers_per_gather set to 0 (ALTER SYSTEM, for the
+//     measurement only), two runs gave 2.3x and 1.8x. One slot gave 1.6x
+//     and 2.1x there, but in two alternating runs of go run ./bench --db
 //     --workloads search,search-2%,search-10%,search-50%,search-95%
 //     (kit pinned to one CPU, so its default then was one slot against
 //     two) it halved kit's searches: search-50% 0.46x and 0.42x against
