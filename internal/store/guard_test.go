@@ -22,14 +22,7 @@ import (
 // ErrWriteGuardRefused; a confirmed guard is not checked again.
 func TestAGuardedWriteRunsOnlyWhileItsCounterHoldsTheWantedValue(t *testing.T) {
 	s, db := writeStore(t, testdb.EngineSQLite)
-	ctx := t.Context()
-	if _, err := db.ExecContext(ctx, `CREATE TABLE counter (id INTEGER PRIMARY KEY, v INTEGER)`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO counter VALUES (1, 1)`); err != nil {
-		t.Fatal(err)
-	}
-	const query = `SELECT (SELECT v FROM counter WHERE id = 1)`
+	query := newCounter(t, db, 1)
 	early := store.NewWriteGuard(query, 1)
 	missing := store.NewWriteGuard(`SELECT v FROM counter WHERE id = 2`, 1)
 	bump := func(ctx context.Context, tx bun.Tx) error {
@@ -95,13 +88,7 @@ func TestAGuardIsCheckedInAPostgreSQLWritesTransaction(t *testing.T) {
 		}
 		s, db := writeStore(t, e)
 		ctx := t.Context()
-		if _, err := db.ExecContext(ctx, `CREATE TABLE counter (id INTEGER PRIMARY KEY, v BIGINT)`); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.ExecContext(ctx, `INSERT INTO counter VALUES (1, 1)`); err != nil {
-			t.Fatal(err)
-		}
-		const query = `SELECT (SELECT v FROM counter WHERE id = 1)`
+		query := newCounter(t, db, 1)
 		cases := []struct {
 			name    string
 			guard   *store.WriteGuard
@@ -144,17 +131,12 @@ func TestAOneStatementWriteOnPostgreSQLTestsItsGuardInTheStatement(t *testing.T)
 		}
 		f := newFixture(t, e)
 		ctx := t.Context()
-		for _, q := range []string{`CREATE TABLE counter (id INTEGER PRIMARY KEY, v BIGINT)`, `INSERT INTO counter VALUES (1, 7)`} {
-			if _, err := f.db.ExecContext(ctx, q); err != nil {
-				t.Fatal(err)
-			}
-		}
+		query := newCounter(t, f.db, 7)
 		if err := store.CreateChangesTable(ctx, f.db); err != nil {
 			t.Fatal(err)
 		}
 		var statements atomic.Int64
 		f.s.ObserveQueries(func(string, []any) { statements.Add(1) })
-		const query = `SELECT (SELECT v FROM counter WHERE id = 1)`
 		kept := f.insert(t, f.products, "t1", map[string]any{"title": "kept"})
 		gone := f.insert(t, f.products, "t1", map[string]any{"title": "gone"})
 		now := time.Now().UTC().Truncate(time.Microsecond)
@@ -232,6 +214,19 @@ func TestAOneStatementWriteOnPostgreSQLTestsItsGuardInTheStatement(t *testing.T)
 			})
 		}
 	})
+}
+
+// newCounter creates table counter holding one row of value v and
+// returns the guard query that reads it.
+func newCounter(t *testing.T, db *bun.DB, v int64) string {
+	t.Helper()
+	if _, err := db.ExecContext(t.Context(), `CREATE TABLE counter (id INTEGER PRIMARY KEY, v BIGINT)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(t.Context(), `INSERT INTO counter VALUES (1, ?)`, v); err != nil {
+		t.Fatal(err)
+	}
+	return `SELECT (SELECT v FROM counter WHERE id = 1)`
 }
 
 // countOf returns how many rows table has.

@@ -245,9 +245,11 @@ func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec
 	if err != nil {
 		return err
 	}
-	q := insertSQLFor(c.Table(), cols, marks)
 	g, cond, garg := stmtGuard(ctx)
-	if g != nil {
+	var q string
+	if g == nil {
+		q = insertSQLFor(c.Table(), cols, marks)
+	} else {
 		// INSERT ... SELECT: PostgreSQL types the parameters from the
 		// columns, as it does for VALUES.
 		q = "INSERT INTO " + quote(c.Table()) + " (" + strings.Join(cols, ", ") + ") SELECT " + strings.Join(marks, ", ") + " WHERE " + cond

@@ -373,10 +373,8 @@ func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (s
 
 // createTable creates c's table: its attributes' columns in attribute
 // order, then the sort keys. Keys last: a row is read from its first column
-// on, so a scan that tests price or stock does not step over a long text's
-// copy (PostgreSQL's filter count on the harness's products, a sequential
-// scan, took 15% less time with the keys last; bench/doc.go). Tables made
-// before keep their order.
+// on, so a scan that tests other fields never steps over a long text's key
+// (measured in bench/doc.go). Tables made before keep their order.
 func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
 	var defs, keys []string
 	var fks []func() error
