@@ -17,7 +17,11 @@ import (
 // newest first, with its total) alone and while eight goroutines search
 // t1 for a word 95% of its rows hold ("yonder"), with the default scan
 // slots (SearchScans 0) and with a slot per search (unbounded). It
-// reports the list's mean latency in each case and loaded/quiet.
+// reports a lone search's mean latency (search-ms), and the list's: quiet,
+// in the burst's first moments (loaded: 50 ms after the searches start,
+// while the first of them may still run alone) and once the searches keep
+// every slot busy (steady: after 500 ms), with loaded/quiet and
+// steady/quiet.
 // KIT_BENCH_ROWS sets t1's rows (default 20,000; t2 holds a tenth as
 // many).
 func BenchmarkListUnderCommonSearches(b *testing.B) {
@@ -85,9 +89,16 @@ func benchListUnderCommonSearches(b *testing.B, e testdb.Engine, slots int) {
 		}
 		return time.Since(t0) / time.Duration(k)
 	}
-	var quiet, loaded time.Duration
+	var quiet, alone, loaded, steady time.Duration
 	for b.Loop() {
 		quiet += timeLists(20)
+		t0 := time.Now()
+		for range 3 {
+			if _, err := f.s.List(ctx, f.db, f.products, "t1", search); err != nil {
+				b.Fatal(err)
+			}
+		}
+		alone += time.Since(t0) / 3
 		stop := make(chan struct{})
 		var wg sync.WaitGroup
 		for range 8 {
@@ -105,12 +116,18 @@ func benchListUnderCommonSearches(b *testing.B, e testdb.Engine, slots int) {
 				}
 			})
 		}
+		t0 = time.Now()
 		time.Sleep(50 * time.Millisecond) // the searches under way
 		loaded += timeLists(20)
+		time.Sleep(500*time.Millisecond - time.Since(t0))
+		steady += timeLists(20)
 		close(stop)
 		wg.Wait()
 	}
 	b.ReportMetric(float64(quiet.Microseconds())/float64(b.N)/1000, "quiet-ms")
+	b.ReportMetric(float64(alone.Microseconds())/float64(b.N)/1000, "search-ms")
 	b.ReportMetric(float64(loaded.Microseconds())/float64(b.N)/1000, "loaded-ms")
+	b.ReportMetric(float64(steady.Microseconds())/float64(b.N)/1000, "steady-ms")
 	b.ReportMetric(float64(loaded)/float64(quiet), "loaded/quiet")
+	b.ReportMetric(float64(steady)/float64(quiet), "steady/quiet")
 }
