@@ -69,8 +69,10 @@ type Config struct {
 	// for it); on PostgreSQL, whose planner chooses each search's plan,
 	// every search. Default (0): on SQLite half the CPUs Go uses, at least 1;
 	// on PostgreSQL the CPUs Go uses, at least 2 and at most half the
-	// pool's open connections. When PostgreSQL runs on another machine,
-	// set it to about that machine's CPUs.
+	// pool's open connections. On PostgreSQL a search that starts while
+	// another runs does without the server's parallel workers, so each
+	// slot is about one of the database's CPUs: when PostgreSQL runs on
+	// another machine, set it to about that machine's CPUs.
 	SearchScans int
 
 	// Prefix is where Handler serves the API. Default "/api".

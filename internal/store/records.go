@@ -614,6 +614,12 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 				return Page{}, err
 			}
 			defer release()
+			shared, end, err := s.sharedScan(ctx, db)
+			if err != nil {
+				return Page{}, err
+			}
+			defer end()
+			db = shared
 		}
 	}
 	var fplan filterPlan

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"runtime"
 	"strings"
@@ -39,7 +40,8 @@ import (
 // while it runs; the others wait their turn (or their context's end), so
 // a burst of expensive searches takes a bounded share of the machine and
 // the other requests keep theirs. On PostgreSQL, whose planner chooses
-// the plan on the server, every search holds a slot.
+// the plan on the server, every search holds a slot, and one that shares
+// the slots with another runs without parallel workers (sharedScan).
 
 // rareCandidates is the most index candidates a search takes without
 // looking at the team's size, and the most rows a search reads without a
@@ -194,6 +196,30 @@ func (s *Store) sampleTeam(ctx context.Context, db bun.IDB, c *collections.Colle
 		return 0, 0, 0, nil, fmt.Errorf("store: sample rows of %s: %w", c.Table(), err)
 	}
 	return rows, k, counts[0], counts[1:], nil
+}
+
+// sharedScan returns the database a search that holds a scan slot runs
+// on, and the function that ends it. On PostgreSQL, when the search runs
+// on the Store's own database and another search holds a slot too, that is
+// a read-only transaction without parallel workers
+// (max_parallel_workers_per_gather 0): each search then keeps to one
+// backend, so SearchScans searches use about SearchScans of the server's
+// CPUs instead of three times as many processes, and the other requests
+// keep their share. A search that runs alone keeps the planner's parallel
+// scan. Otherwise sharedScan returns db as it is.
+func (s *Store) sharedScan(ctx context.Context, db bun.IDB) (bun.IDB, func(), error) {
+	if s.dialect != dialect.PG || db != bun.IDB(s.db) || len(s.scanSlots) < 2 {
+		return db, func() {}, nil
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: begin a shared search: %w", err)
+	}
+	if _, err := s.execOnce(ctx, tx, "SET LOCAL max_parallel_workers_per_gather = 0"); err != nil {
+		tx.Rollback()
+		return nil, nil, fmt.Errorf("store: begin a shared search: %w", err)
+	}
+	return tx, func() { tx.Rollback() }, nil
 }
 
 // acquireScan waits for a scan slot (see SearchScans) and returns its

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
@@ -239,6 +241,81 @@ func TestEveryPostgreSQLSearchWaitsForAScanSlot(t *testing.T) {
 	release()
 	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("yonder")); err != nil {
 		t.Errorf("search once the slot is free: got %v, want nil", err)
+	}
+}
+
+// TestAPostgreSQLSearchThatSharesTheScanSlotsRunsWithoutParallelWorkers
+// reads max_parallel_workers_per_gather inside the count's and the page's
+// own statements (a version probe's column): a search that runs alone, or
+// in the caller's transaction, keeps the connection's setting; one that
+// runs while another search holds a slot runs both statements with 0, and
+// the connection has its setting back afterwards.
+func TestAPostgreSQLSearchThatSharesTheScanSlotsRunsWithoutParallelWorkers(t *testing.T) {
+	f := newFixture(t, testdb.EnginePostgres)
+	f.s.SearchScans = 2
+	seedPlanRows(t, f, 100)
+	// One connection, with a setting of its own that the test can tell
+	// from the server's.
+	f.db.DB.SetMaxOpenConns(1)
+	if _, err := f.db.ExecContext(t.Context(), "SET max_parallel_workers_per_gather = 3"); err != nil {
+		t.Fatal(err)
+	}
+	setting := func() string {
+		t.Helper()
+		var v string
+		if err := f.db.QueryRowContext(t.Context(), "SHOW max_parallel_workers_per_gather").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	const column = "(SELECT current_setting('max_parallel_workers_per_gather')::bigint)"
+	tests := []struct {
+		name      string
+		otherSlot bool // another search holds a slot
+		callerTx  bool // List runs in the caller's transaction
+		want      int64
+	}{
+		{"a search alone keeps the connection's setting", false, false, 3},
+		{"a search beside another runs without parallel workers", true, false, 0},
+		{"a search beside another in the caller's transaction keeps the caller's setting", true, true, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.otherSlot {
+				release, err := f.s.AcquireScan(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer release()
+			}
+			// A search that opened a transaction of its own beside the
+			// caller's would wait for the pool's only connection.
+			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+			defer cancel()
+			probe := store.NewVersionProbe(column)
+			var db bun.IDB = f.db
+			if tt.callerTx {
+				tx, err := f.db.BeginTx(ctx, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer tx.Rollback()
+				db = tx
+			}
+			page, err := f.s.List(store.WithVersionProbe(ctx, probe), db, f.products, "t1", searchQuery(t, f, "yonder"))
+			if err != nil {
+				t.Fatalf("List: %v", err)
+			}
+			if page.Total == 0 || len(page.Records) == 0 {
+				t.Fatalf("got %d matches and %d records, want some of each", page.Total, len(page.Records))
+			}
+			if got, ok := probe.Value(); !ok || got != tt.want {
+				t.Errorf("max_parallel_workers_per_gather in the count and the page: got %d (one value: %v), want %d", got, ok, tt.want)
+			}
+		})
+		if got := setting(); got != "3" {
+			t.Errorf("after %s: the connection's setting is %s, want 3", tt.name, got)
+		}
 	}
 }
 

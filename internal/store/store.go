@@ -37,7 +37,10 @@ type Store struct {
 	// PostgreSQL, whose planner chooses on the server, every search. 0
 	// means, on SQLite, half the CPUs Go uses (GOMAXPROCS), at least 1; on
 	// PostgreSQL, GOMAXPROCS, at least 2 and at most half the pool's
-	// MaxOpenConns. Set it before the Store is used.
+	// MaxOpenConns. On PostgreSQL a search that starts while another
+	// holds a slot runs without parallel workers (see sharedScan), so the
+	// slots bound the server's processes, not only the pool's
+	// connections. Set it before the Store is used.
 	SearchScans int
 
 	// Committed, when not nil, receives the change log rows (see
