@@ -231,7 +231,13 @@
 //     and 89 against 88 and 82); search-95% 0.91x and 0.82x, 0.82x and
 //     0.84x (77 and 99 against 95 and 99 req/s); the mixed search 3.48x
 //     and 3.38x before, 2.95x and 3.16x after, a shared rare search
-//     paying three round trips more (begin, set, rollback).
+//     paying three round trips more (begin, set, rollback). With the
+//     change, the server's max_parallel_workers_per_gather set to 0, 1
+//     and 2 (ALTER SYSTEM, for the measurement only), one run each on
+//     100,000 rows: a lone search 85, 82 and 106 ms (parallel workers
+//     do not shorten it on these two CPUs); loaded/quiet 3.0x, 2.1x and
+//     4.6x; steady/quiet 1.6x, 1.3x and 1.5x. So the burst's first
+//     moments cost about what they cost with no parallel scan at all.
 //   - The change log (kit/changes.go, on by default): BenchmarkChangeStream
 //     on a quiet machine, 2026-11-23, three alternating rounds of 3,000
 //     creates through the record API on a SQLite file: 6,042 to 6,552
