@@ -228,7 +228,12 @@ func (c *child) stop() error {
 
 // procStatus reads a "Key: <n> kB" line of /proc/<pid>/status in bytes.
 func procStatus(pid int, key string) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	return procKB(fmt.Sprintf("/proc/%d/status", pid), key)
+}
+
+// procKB reads a "Key: <n> kB" line of a /proc file in bytes.
+func procKB(path, key string) (int64, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, err
 	}
@@ -242,11 +247,45 @@ func procStatus(pid int, key string) (int64, error) {
 			return n << 10, err
 		}
 	}
-	return 0, fmt.Errorf("no %s in /proc/%d/status", key, pid)
+	return 0, fmt.Errorf("no %s in %s", key, path)
 }
 
-// peakRSS is the child's VmHWM: the most resident memory it has had.
-func (c *child) peakRSS() (int64, error) { return procStatus(c.cmd.Process.Pid, "VmHWM") }
+// watchMemory samples the child's proportional set size (Pss in
+// /proc/<pid>/smaps_rollup) every interval until the returned stop is
+// called; stop returns the highest sample, or -1 when none could be read.
+// Unlike RSS (VmHWM), PSS counts a page once however many of the
+// process's mappings share it: kit's SQLite connections each map the
+// database file (mmap_size), and RSS would count its pages once per
+// connection.
+func (c *child) watchMemory(interval time.Duration) (stop func() int64) {
+	path := fmt.Sprintf("/proc/%d/smaps_rollup", c.cmd.Process.Pid)
+	peak := int64(-1)
+	sample := func() {
+		if n, err := procKB(path, "Pss"); err == nil {
+			peak = max(peak, n)
+		}
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			sample()
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() int64 {
+		close(done)
+		<-finished
+		sample()
+		return peak
+	}
+}
 
 // clockTick is USER_HZ, the unit of /proc/<pid>/stat times; 100 on every
 // Linux architecture Go runs on.

@@ -89,8 +89,12 @@
 // each round, started after the database was put back to the seeded copy
 // (a file copy on SQLite; TRUNCATE and INSERT ... SELECT on PostgreSQL),
 // so every round of every server starts from the same rows, and the
-// child's peak RSS (VmHWM from /proc/<pid>/status, read after the timed
-// run) belongs to that workload alone. A warm-up (duration/5, at most
+// child's peak PSS (the proportional set size in
+// /proc/<pid>/smaps_rollup, sampled every 100 ms from the warm-up to the
+// end of the timed run) belongs to that workload alone. PSS rather than
+// RSS (VmHWM, the column before 2026-11-24): kit's SQLite connections
+// each map the database file (mmap_size), and RSS counts a mapped page
+// once per connection that touched it, PSS once. A warm-up (duration/5, at most
 // 2 s, not timed) precedes each timed round. Neither database is
 // ANALYZEd on SQLite (kit does not, so the baseline does not either);
 // the query plans are the same on both.
@@ -115,9 +119,9 @@
 // One row per workload and server, its rounds merged: req/s over the
 // timed runs, p50 and p99 latency as the client saw it (queueing
 // included: 32 connections on a server that works on 8 database
-// connections wait their turn), the highest peak RSS of the server's
+// connections wait their turn), the highest peak PSS of the server's
 // children, and on kit's rows the kit/raw ratios of req/s, p99 and peak
-// RSS. requests and errors count the timed runs (any answer other than
+// PSS. requests and errors count the timed runs (any answer other than
 // the workload's success status is an error; the first is printed). The
 // CPU columns say where the time went, in % of one core: the server child
 // (plus PostgreSQL's processes with --db), the generator, and every other

@@ -228,8 +228,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, server, err)
 				}
-				fmt.Fprintf(stderr, "bench: %-6s %-3s round %d: %8.0f req/s  p50 %s  p99 %s  peak RSS %s  errors %d\n",
-					name, server, round+1, r.rate(), ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 99)), mib(r.peakRSS), r.errors)
+				fmt.Fprintf(stderr, "bench: %-6s %-3s round %d: %8.0f req/s  p50 %s  p99 %s  peak PSS %s  errors %d\n",
+					name, server, round+1, r.rate(), ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 99)), mib(r.peakPSS), r.errors)
 				if acc[server] == nil {
 					acc[server] = &r
 				} else {
@@ -276,6 +276,7 @@ func runOne(ctx context.Context, o options, fx *fixture, ds *dataset, server, na
 	defer g.close()
 	var seq atomic.Int64
 	wl := newWorkload(name, ds, fx.ids, &seq)
+	peakPSS := c.watchMemory(100 * time.Millisecond)
 	if o.warmup > 0 {
 		// A workload with a finite pool (delete) may spend a tenth of it
 		// warming up.
@@ -294,7 +295,7 @@ func runOne(ctx context.Context, o options, fx *fixture, ds *dataset, server, na
 	ph := g.run(ctx, t, wl, o.duration/time.Duration(o.rounds), o.maxRequests, seed*2+1)
 	busy1, berr := machineBusy()
 	cpu1, cerr := c.cpuTime()
-	r := result{workload: name, server: server, phase: ph, peakRSS: -1, serverCPU: -1, otherCPU: -1, dbCPU: -1}
+	r := result{workload: name, server: server, phase: ph, peakPSS: peakPSS(), serverCPU: -1, otherCPU: -1, dbCPU: -1}
 	if fx.pg {
 		r.dbCPU = cpuSince(pg0, postgresCPU())
 	}
@@ -303,9 +304,6 @@ func runOne(ctx context.Context, o options, fx *fixture, ds *dataset, server, na
 		if berr == nil {
 			r.otherCPU = max(0, busy1-busy0-r.serverCPU-ph.genCPU-max(0, r.dbCPU))
 		}
-	}
-	if rss, err := c.peakRSS(); err == nil {
-		r.peakRSS = rss
 	}
 	g.close()
 	stopped = true

@@ -17,7 +17,7 @@ import (
 type result struct {
 	workload, server string
 	phase
-	peakRSS   int64         // VmHWM of the server child, bytes; -1 unknown
+	peakPSS   int64         // highest sampled PSS of the server child, bytes; -1 unknown
 	serverCPU time.Duration // the child's CPU time during the timed run
 	otherCPU  time.Duration // CPU time of every other process on the machine then
 	dbCPU     time.Duration // CPU time of the PostgreSQL processes then; -1 on SQLite
@@ -34,7 +34,7 @@ func (r *result) merge(o result) {
 	r.latencies = append(r.latencies, o.latencies...) // sorted by the caller
 	r.exhausted = r.exhausted || o.exhausted
 	r.genCPU += o.genCPU
-	r.peakRSS = max(r.peakRSS, o.peakRSS)
+	r.peakPSS = max(r.peakPSS, o.peakPSS)
 	add := func(a *time.Duration, b time.Duration) {
 		if *a < 0 || b < 0 {
 			*a = -1
@@ -184,7 +184,7 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		fmt.Fprintf(w, "- CPU profiles of the children: %s/<server>-<workload>[-<round>].pprof\n", m.profilesDir)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| workload | server | req/s | p50 | p99 | peak RSS | kit/raw req/s | kit/raw p99 | kit/raw RSS | requests | errors | server CPU | gen CPU | other CPU |")
+	fmt.Fprintln(w, "| workload | server | req/s | p50 | p99 | peak PSS | kit/raw req/s | kit/raw p99 | kit/raw PSS | requests | errors | server CPU | gen CPU | other CPU |")
 	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	byKey := map[string]result{}
 	for _, r := range rows {
@@ -208,10 +208,10 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 			serverCPU += " + " + pct(r.dbCPU, secs) + " db"
 		}
 		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n",
-			r.workload, r.server, r.rate(), ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 99)), mib(r.peakRSS),
+			r.workload, r.server, r.rate(), ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 99)), mib(r.peakPSS),
 			ratio(result.rate),
 			ratio(func(x result) float64 { return float64(percentile(x.latencies, 99)) }),
-			ratio(func(x result) float64 { return float64(x.peakRSS) }),
+			ratio(func(x result) float64 { return float64(x.peakPSS) }),
 			reqs, r.errors, serverCPU, pct(r.genCPU, secs), pct(r.otherCPU, secs))
 	}
 	fmt.Fprintln(w)
@@ -239,8 +239,9 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 			fmt.Fprintf(w, "errors in %s/%s: %d, first: %s\n", r.workload, r.server, r.errors, r.firstErr)
 		}
 	}
-	fmt.Fprintln(w, "\nreq/s: answered requests per second of the timed run; p50/p99: latency as the client saw it; peak RSS: the")
-	fmt.Fprintln(w, "server children's VmHWM (the highest of the rounds); server/gen/other CPU: CPU time of the server child (\"+ db\":")
+	fmt.Fprintln(w, "\nreq/s: answered requests per second of the timed run; p50/p99: latency as the client saw it; peak PSS: the")
+	fmt.Fprintln(w, "server children's proportional set size, sampled every 100 ms from the warm-up on (the highest of the rounds;")
+	fmt.Fprintln(w, "a page that several mappings share counts once); server/gen/other CPU: CPU time of the server child (\"+ db\":")
 	fmt.Fprintln(w, "and of the PostgreSQL processes), of the generator and of every other process on the machine during the timed")
 	fmt.Fprintln(w, "run, in % of one core, from /proc (tick accounting: approximate, \"other\" is clamped at 0); \"(all)\": the")
 	fmt.Fprintln(w, "workload ran out of records before the time was up.")
