@@ -71,3 +71,43 @@ func TestTheWALStartsOverUnderASteadyStreamOfWrites(t *testing.T) {
 		t.Errorf("got %d rows, want %d", n, writers*each)
 	}
 }
+
+// TestAFileDatabaseReadsThroughAMemoryMap opens a file database as kit
+// does and asks each of two connections for its effective mmap_size (0
+// when the SQLite build cannot map files), and checks that a "file:" DSN
+// with pragmas of its own keeps SQLite's default of no map.
+func TestAFileDatabaseReadsThroughAMemoryMap(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		path string
+		want int64
+	}{
+		{"a path maps 256 MiB on every connection", filepath.Join(dir, "kit.db"), 256 << 20},
+		{"a file DSN with its own pragmas maps nothing", "file:" + filepath.Join(dir, "own.db") + "?_pragma=busy_timeout(10000)", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db, err := OpenSQLite(tt.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			ctx := t.Context()
+			for i := range 2 {
+				conn, err := db.Conn(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				var got int64
+				if err := conn.QueryRowContext(ctx, "PRAGMA mmap_size").Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if got != tt.want {
+					t.Errorf("connection %d: mmap_size got %d, want %d", i+1, got, tt.want)
+				}
+			}
+		})
+	}
+}
