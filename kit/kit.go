@@ -26,7 +26,10 @@ type Config struct {
 	// opens SQLitePath.
 	DB *bun.DB
 	// SQLitePath is the SQLite file opened when DB is nil. Default
-	// "kit.db"; ":memory:<name>" opens an in-memory database.
+	// "kit.db"; ":memory:<name>" opens an in-memory database. A path gets
+	// kit's pragmas (WAL, background checkpoints, a 256 MiB memory map:
+	// see the README's Embedding section); a "file:" URI with pragmas of
+	// its own gets none added.
 	SQLitePath string
 	// QueryHook, when set, observes the statements kit's record service
 	// runs (record, tree and search reads and writes, schema sync, the
