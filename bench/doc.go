@@ -683,6 +683,34 @@
 //     connection's commit, so under writes a larger cache is more to
 //     free. The table-order count already gives the filter most of the
 //     gain without the memory.
+//   - The memory map (mmap_size 256 MiB on every connection of a file
+//     database, internal/store/sqlite.go), 2026-11-24 evening at 4a5ec46,
+//     the machine quiet: go run ./bench --duration 4s --rounds 2,
+//     alternating runs of the binaries without and with it (runs whose
+//     other CPU passed 20% left out). kit/raw req/s: get 0.90x, 0.90x
+//     and 0.87x without, 0.95x, 0.95x, 1.01x and 1.04x with (kit's own
+//     11,754, 11,521 and 11,292 against 13,223, 12,727, 13,606 and
+//     12,367 req/s); ids1 0.87x and 0.90x against 0.95x and 0.94x;
+//     ids100 0.81x and 0.78x against 0.80x and 0.84x; filter 2.76x and
+//     3.10x against 5.85x and 6.13x (87 and 89 against 180 and 175
+//     req/s); create 0.89x, 0.97x and 0.85x against 0.95x, 0.96x, 0.94x
+//     and 0.88x; update 0.68x, 0.75x and 0.58x against 0.82x, 0.64x,
+//     0.72x and 0.76x; delete 0.98x and 1.23x against 1.30x, 1.26x and
+//     1.32x. Peak RSS (VmHWM) rose from 28 to 50 MiB under get and from
+//     72 to 248 MiB under the filter: /proc/<pid>/smaps showed eight
+//     mappings of kit.db of 28 MiB resident each, one per connection, the
+//     same page cache pages counted eight times. Their PSS: get 41.6 MiB
+//     (the baseline 19.1), filter 46.1 MiB (the baseline 62.1), so the
+//     memory column became PSS. Unlike a larger page cache, the map
+//     neither copies pages into each connection nor frees them after
+//     another connection's commit. An earlier try (the ?ids= entry
+//     above: BenchmarkHTTPIDs in process, at load 8 to 14) found one id
+//     slower with the map and 100 ids unchanged; in the server under go
+//     run ./bench, on a quiet machine, every read gained or held. In the sqlite3 shell on copies of the
+//     two seeded files, 2,000 queries of 100 ids took 1.34 s on kit's
+//     table and 1.20 to 1.26 s on the baseline's: kit's rows are 1.5x the
+//     pages (3,655 leaves against 2,447: the sort keys), the rest of
+//     ids100's gap is in the server.
 //   - An update that reads its record before the write queue's turn
 //     (tried 2026-11-24 at 4eeef6a, not kept): the record read on a pool
 //     connection, decided on there, and in the queue one UPDATE
