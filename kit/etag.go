@@ -8,7 +8,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -185,17 +187,19 @@ func scanEntityTag(s string) (tag, rest string, ok bool) {
 }
 
 // writeRecord answers rec with status and its ETag, encoding rec once
-// for both when it can: the body is the canonical JSON of ETag without
-// HTML escaping, and the two are the same bytes (less the body's final
+// for both when it can (appendRecord, as writeRecords does, without
+// reflection for plain values): the body is the canonical JSON of ETag
+// without HTML escaping, and the two are the same bytes (less the body's final
 // newline) when the body holds none of the characters json.Marshal
 // escapes for HTML (<, > and &; U+2028 and U+2029 are escaped in both).
 func writeRecord(w http.ResponseWriter, status int, rec Record) {
-	body, err := wire.Encode(rec)
-	if err != nil {
+	body, ok := appendRecord(make([]byte, 0, 512), rec, slices.Sorted(maps.Keys(rec)))
+	if !ok {
 		w.Header().Set("ETag", ETag(rec))
 		WriteJSON(w, status, rec)
 		return
 	}
+	body = append(body, '\n')
 	if canonical := body[:len(body)-1]; bytes.ContainsAny(canonical, "<>&") {
 		w.Header().Set("ETag", ETag(rec))
 	} else {

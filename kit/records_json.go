@@ -63,21 +63,31 @@ func appendRecords(b []byte, recs []Record) ([]byte, bool) {
 		if !sameKeys(keys, rec) {
 			keys = slices.Sorted(maps.Keys(rec))
 		}
-		b = append(b, '{')
-		for j, k := range keys {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, k)
-			b = append(b, ':')
-			var ok bool
-			if b, ok = appendJSONValue(b, rec[k]); !ok {
-				return b, false
-			}
+		var ok bool
+		if b, ok = appendRecord(b, rec, keys); !ok {
+			return b, false
 		}
-		b = append(b, '}')
 	}
 	return append(b, ']', '\n'), true
+}
+
+// appendRecord appends rec, whose keys in order are keys, as a JSON
+// object the way WriteJSON encodes it. It reports false when a value
+// would not encode.
+func appendRecord(b []byte, rec Record, keys []string) ([]byte, bool) {
+	b = append(b, '{')
+	for j, k := range keys {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		var ok bool
+		if b, ok = appendJSONValue(b, rec[k]); !ok {
+			return b, false
+		}
+	}
+	return append(b, '}'), true
 }
 
 // sameKeys reports whether rec's keys are exactly keys.

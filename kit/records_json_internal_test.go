@@ -88,3 +88,36 @@ func TestASingleRecordArrayCarriesTheRecordsETag(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteRecordWritesWhatWriteJSONWritesWithTheRecordsETag(t *testing.T) {
+	at := time.Date(2026, 11, 23, 22, 1, 2, 345678000, time.UTC)
+	cases := []struct {
+		name string
+		rec  Record
+	}{
+		{"plain values", Record{"id": "a", "title": "Lamp", "price": "12.34", "stock": 7.0, "isActive": true, "note": nil, "createdAt": at}},
+		{"characters json.Marshal escapes for HTML", Record{"id": "b", "s": "<b>&amp;</b>"}},
+		{"escapes, line separators and invalid UTF-8", Record{"id": "c", "s": "quote \" \n \u2028 \u2029 \xff é"}},
+		{"numbers in both notations", Record{"id": "d", "i": 1e21, "l": 1e-7, "o": 123456789.125, "p": 42, "q": int64(-7)}},
+		{"nested values", Record{"id": "e", "specs": map[string]any{"z": 1.0, "a": "<x>"}, "tags": []any{"a", nil}, "ref": Record{"id": "c"}}},
+		{"no fields", Record{}},
+		{"a value json refuses", Record{"id": "f", "n": math.Inf(1)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" are written as WriteJSON writes them", func(t *testing.T) {
+			w := httptest.NewRecorder()
+			writeRecord(w, 201, tc.rec)
+			want := httptest.NewRecorder()
+			WriteJSON(want, 201, tc.rec)
+			if got := w.Body.String(); got != want.Body.String() {
+				t.Errorf("body: got  %q\nwant %q", got, want.Body.String())
+			}
+			if w.Code != want.Code {
+				t.Errorf("status: got %d, want %d", w.Code, want.Code)
+			}
+			if got, want := w.Header().Get("ETag"), ETag(tc.rec); got != want {
+				t.Errorf("ETag: got %s, want %s", got, want)
+			}
+		})
+	}
+}
