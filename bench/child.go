@@ -226,11 +226,6 @@ func (c *child) stop() error {
 	}
 }
 
-// procStatus reads a "Key: <n> kB" line of /proc/<pid>/status in bytes.
-func procStatus(pid int, key string) (int64, error) {
-	return procKB(fmt.Sprintf("/proc/%d/status", pid), key)
-}
-
 // procKB reads a "Key: <n> kB" line of a /proc file in bytes.
 func procKB(path, key string) (int64, error) {
 	b, err := os.ReadFile(path)

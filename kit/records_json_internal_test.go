@@ -65,33 +65,15 @@ func TestWriteRecordsWritesWhatWriteJSONWrites(t *testing.T) {
 	})
 }
 
-func TestASingleRecordArrayCarriesTheRecordsETag(t *testing.T) {
+// oneRecordCases are the records the single-record answers are tested
+// with: plain values, every kind of escape, both number notations,
+// nested values, no fields, and a value encoding/json refuses.
+func oneRecordCases() []struct {
+	name string
+	rec  Record
+} {
 	at := time.Date(2026, 11, 23, 22, 1, 2, 345678000, time.UTC)
-	cases := []struct {
-		name string
-		rec  Record
-	}{
-		{"plain values", Record{"id": "a", "title": "Lamp", "price": "12.34", "stock": 7.0, "isActive": true, "note": nil, "createdAt": at}},
-		{"characters json.Marshal escapes for HTML", Record{"id": "b", "s": "<b>&amp;</b>"}},
-		{"escapes, line separators and invalid UTF-8", Record{"id": "c", "s": "quote \" \n \u2028 \u2029 \xff é"}},
-		{"numbers in both notations", Record{"id": "d", "i": 1e21, "l": 1e-7, "o": 123456789.125}},
-		{"nested values", Record{"id": "e", "specs": map[string]any{"z": 1.0, "a": "x"}, "tags": []any{"a", nil}}},
-		{"a value json refuses", Record{"id": "f", "n": math.Inf(1)}},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name+" give the ETag of the record", func(t *testing.T) {
-			w := httptest.NewRecorder()
-			writeRecordsTagged(w, 200, []Record{tc.rec}, true)
-			if got, want := w.Header().Get("ETag"), ETag(tc.rec); got != want {
-				t.Errorf("got %s, want %s", got, want)
-			}
-		})
-	}
-}
-
-func TestWriteRecordWritesWhatWriteJSONWritesWithTheRecordsETag(t *testing.T) {
-	at := time.Date(2026, 11, 23, 22, 1, 2, 345678000, time.UTC)
-	cases := []struct {
+	return []struct {
 		name string
 		rec  Record
 	}{
@@ -103,7 +85,22 @@ func TestWriteRecordWritesWhatWriteJSONWritesWithTheRecordsETag(t *testing.T) {
 		{"no fields", Record{}},
 		{"a value json refuses", Record{"id": "f", "n": math.Inf(1)}},
 	}
-	for _, tc := range cases {
+}
+
+func TestASingleRecordArrayCarriesTheRecordsETag(t *testing.T) {
+	for _, tc := range oneRecordCases() {
+		t.Run(tc.name+" give the ETag of the record", func(t *testing.T) {
+			w := httptest.NewRecorder()
+			writeRecordsTagged(w, 200, []Record{tc.rec}, true)
+			if got, want := w.Header().Get("ETag"), ETag(tc.rec); got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestWriteRecordWritesWhatWriteJSONWritesWithTheRecordsETag(t *testing.T) {
+	for _, tc := range oneRecordCases() {
 		t.Run(tc.name+" are written as WriteJSON writes them", func(t *testing.T) {
 			w := httptest.NewRecorder()
 			writeRecord(w, 201, tc.rec)
