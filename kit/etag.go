@@ -188,24 +188,29 @@ func scanEntityTag(s string) (tag, rest string, ok bool) {
 
 // writeRecord answers rec with status and its ETag, encoding rec once
 // for both when it can (appendRecord, as writeRecords does, without
-// reflection for plain values): the body is the canonical JSON of ETag
-// without HTML escaping, and the two are the same bytes (less the body's final
-// newline) when the body holds none of the characters json.Marshal
-// escapes for HTML (<, > and &; U+2028 and U+2029 are escaped in both).
+// reflection for plain values; setETag).
 func writeRecord(w http.ResponseWriter, status int, rec Record) {
-	body, ok := appendRecord(make([]byte, 0, 512), rec, slices.Sorted(maps.Keys(rec)))
+	item, ok := appendRecord(make([]byte, 0, 512), rec, slices.Sorted(maps.Keys(rec)))
 	if !ok {
 		w.Header().Set("ETag", ETag(rec))
 		WriteJSON(w, status, rec)
 		return
 	}
-	body = append(body, '\n')
-	if canonical := body[:len(body)-1]; bytes.ContainsAny(canonical, "<>&") {
+	setETag(w, rec, item)
+	wire.Encoded(w, status, append(item, '\n'))
+}
+
+// setETag sets rec's ETag from item, rec as appendRecord encoded it: that
+// is the canonical JSON of ETag without HTML escaping, so the two are the
+// same bytes when item holds none of the characters json.Marshal escapes
+// for HTML (<, > and &; U+2028 and U+2029 are escaped in both), and rec is
+// encoded again only when it does.
+func setETag(w http.ResponseWriter, rec Record, item []byte) {
+	if bytes.ContainsAny(item, "<>&") {
 		w.Header().Set("ETag", ETag(rec))
-	} else {
-		w.Header().Set("ETag", etagOf(canonical))
+		return
 	}
-	wire.Encoded(w, status, body)
+	w.Header().Set("ETag", etagOf(item))
 }
 
 // writeWriteError answers err; a *PreconditionError also sets the ETag

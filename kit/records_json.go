@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"bytes"
 	"maps"
 	"math"
 	"net/http"
@@ -24,9 +23,8 @@ func writeRecords(w http.ResponseWriter, status int, recs []Record) {
 }
 
 // writeRecordsTagged is writeRecords; with tag, recs holds one record and
-// the answer carries its ETag, the digest of the body's bytes of it when
-// they are its canonical JSON (no <, > or &, which json.Marshal escapes;
-// else ETag encodes it again), as writeRecord does.
+// the answer carries its ETag, from the body's bytes of it (setETag), as
+// writeRecord does.
 func writeRecordsTagged(w http.ResponseWriter, status int, recs []Record, tag bool) {
 	if recs == nil {
 		WriteJSON(w, status, recs) // null
@@ -41,11 +39,7 @@ func writeRecordsTagged(w http.ResponseWriter, status int, recs []Record, tag bo
 		return
 	}
 	if tag {
-		if item := body[1 : len(body)-2]; bytes.ContainsAny(item, "<>&") {
-			w.Header().Set("ETag", ETag(recs[0]))
-		} else {
-			w.Header().Set("ETag", etagOf(item))
-		}
+		setETag(w, recs[0], body[1:len(body)-2])
 	}
 	wire.Encoded(w, status, body)
 }

@@ -192,14 +192,14 @@ func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := func(term string) collections.ListQuery { return searchQuery(t, f, term) }
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error)
+	common := searchQuery(t, f, "yonder") // t.Fatal belongs to the test's goroutine
 	go func() {
-		_, err := f.s.List(ctx, f.db, f.products, "t1", query("yonder"))
+		_, err := f.s.List(ctx, f.db, f.products, "t1", common)
 		done <- err
 	}()
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("jackdaw")); err != nil {
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "jackdaw")); err != nil {
 		t.Errorf("rare search while the slot is held: got %v, want nil", err)
 	}
 	cancel()
@@ -207,7 +207,7 @@ func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
 		t.Errorf("common search while the slot is held: got %v, want context.Canceled", err)
 	}
 	release()
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("yonder")); err != nil {
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "yonder")); err != nil {
 		t.Errorf("common search once the slot is free: got %v, want nil", err)
 	}
 }
@@ -225,21 +225,20 @@ func TestEveryPostgreSQLSearchWaitsForAScanSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	query := func(term string) collections.ListQuery { return searchQuery(t, f, term) }
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("")); err != nil {
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "")); err != nil {
 		t.Errorf("list without a search while the slot is held: got %v, want nil", err)
 	}
 	for _, term := range []string{"jackdaw", "yonder"} {
 		t.Run(fmt.Sprintf("a search for %q waits while the slot is held", term), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 			defer cancel()
-			if _, err := f.s.List(ctx, f.db, f.products, "t1", query(term)); !errors.Is(err, context.DeadlineExceeded) {
+			if _, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, term)); !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("got %v, want context.DeadlineExceeded", err)
 			}
 		})
 	}
 	release()
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", query("yonder")); err != nil {
+	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "yonder")); err != nil {
 		t.Errorf("search once the slot is free: got %v, want nil", err)
 	}
 }
