@@ -27,7 +27,9 @@ type querier interface {
 // shapes run unprepared.
 const maxCachedStatements = 512
 
-// Runner runs queries on one database.
+// Runner runs queries on one database: on the DB itself, on one of its
+// transactions or on one connection taken from its pool (bun.Conn: never
+// through a prepared statement, see isConn).
 type Runner struct {
 	// Observe, when set, sees every query as the driver gets it (for tests
 	// and debugging); set it before the Runner is used.
@@ -135,6 +137,17 @@ func txOf(db bun.IDB) *sql.Tx {
 	return nil
 }
 
+// isConn reports whether db is one connection taken from the pool: its
+// statements run on it, never through the DB's prepared statements
+// (which would run on any connection of the pool).
+func isConn(db bun.IDB) bool {
+	switch db.(type) {
+	case bun.Conn, *bun.Conn:
+		return true
+	}
+	return false
+}
+
 // inTx reports whether db is a transaction.
 func inTx(db bun.IDB) bool { return txOf(db) != nil }
 
@@ -175,6 +188,10 @@ func handle(db bun.IDB) querier {
 		return h.Tx
 	case *bun.Tx:
 		return h.Tx
+	case bun.Conn:
+		return h.Conn
+	case *bun.Conn:
+		return h.Conn
 	}
 	panic(fmt.Sprintf("sqlexec: unsupported handle %T", db))
 }
@@ -405,7 +422,7 @@ const (
 // bindIf is bind for the cached and keyed modes, else nil (run
 // unprepared).
 func (r *Runner) bindIf(ctx context.Context, m mode, db bun.IDB, query string) *sql.Stmt {
-	if m == modeOnce {
+	if m == modeOnce || isConn(db) {
 		return nil
 	}
 	return r.bind(ctx, db, query, m == modeKeyed)
