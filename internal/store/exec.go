@@ -76,15 +76,24 @@ func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	}
 }
 
-// Close releases the prepared statements and the write queue's connection
-// and stops background WAL checkpoints. It does not close the database.
+// Close waits for the writes already queued to commit, releases the
+// write queue's connection and its checkpoint pin, waits for a background
+// WAL checkpoint that is running, and releases the prepared statements.
+// It does not close the database; once the database is closed too, a file
+// database is whole without its WAL.
 func (s *Store) Close() error {
 	s.closed.Store(true)
-	s.writes.mu.Lock()
-	if !s.writes.running {
-		s.writes.release()
+	q := &s.writes
+	q.mu.Lock()
+	for q.running {
+		q.waitDrain()
 	}
-	s.writes.mu.Unlock()
+	q.release()
+	q.mu.Unlock()
+	// No checkpoint starts once closed, and none is started under q.mu
+	// from now on: waiting is safe.
+	q.ckpts.Wait()
+	q.pin.drop(s, true)
 	return s.run.Close()
 }
 

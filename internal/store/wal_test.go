@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/collections"
 )
 
 func TestTheWALStartsOverUnderASteadyStreamOfWrites(t *testing.T) {
@@ -110,4 +112,199 @@ func TestAFileDatabaseReadsThroughAMemoryMap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// insertProduct writes one record of c for team t1 through the write
+// queue.
+func insertProduct(t *testing.T, s *Store, c *collections.Collection, id string) {
+	t.Helper()
+	now := time.Now().UTC()
+	rec := Record{"id": id, "teamId": "t1", "owner": "u", "title": "title " + id,
+		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
+	if err := s.RunWrite(t.Context(), c, true, func(ctx context.Context, tx bun.Tx) error {
+		return s.Insert(ctx, tx, c, rec)
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// passiveCheckpoint runs a passive checkpoint on s's pool and returns the
+// WAL's length and how much of it is now copied, in frames.
+func passiveCheckpoint(t *testing.T, s *Store) (frames, copied int64) {
+	t.Helper()
+	var busy int64
+	if err := s.db.QueryRowContext(t.Context(), checkpointSQL).Scan(&busy, &frames, &copied); err != nil {
+		t.Fatal(err)
+	}
+	return frames, copied
+}
+
+func TestACheckpointCopiesOnlyWhatWasCommittedBeforeThePin(t *testing.T) {
+	// Background checkpoints stay off: the test moves the pin itself.
+	s, c := productsStore(t, filepath.Join(t.TempDir(), "kit.db"))
+	q := &s.writes
+	q.pin.allow()
+	insertProduct(t, s, c, "before-the-pin")
+	q.pin.move(s)
+	if !q.pin.held() {
+		t.Fatal("got no pin after move, want one")
+	}
+	pinned, _ := passiveCheckpoint(t, s) // the WAL as the pin reads it
+	insertProduct(t, s, c, "after-the-pin")
+
+	frames, copied := passiveCheckpoint(t, s)
+	if frames <= pinned {
+		t.Fatalf("got a WAL of %d frames after the second write, want more than the pin's %d", frames, pinned)
+	}
+	if copied != pinned {
+		t.Errorf("with the pin held: got %d of %d frames copied, want the %d the pin reads", copied, frames, pinned)
+	}
+
+	if !q.pin.drop(s, true) {
+		t.Error("got drop reporting no pin, want the one held")
+	}
+	q.pin.move(s)
+	if q.pin.held() {
+		t.Error("got a pin after an idle drop, want none until a group begins")
+	}
+	frames, copied = passiveCheckpoint(t, s)
+	if copied != frames {
+		t.Errorf("with no pin: got %d of %d frames copied, want all", copied, frames)
+	}
+}
+
+func TestARestartCheckpointDropsThePinButKeepsTheCadence(t *testing.T) {
+	s, _ := productsStore(t, filepath.Join(t.TempDir(), "kit.db"))
+	p := &s.writes.pin
+	p.allow()
+	p.move(s)
+	if !p.held() || !p.active.Load() {
+		t.Fatalf("after move: got held %v, active %v; want both", p.held(), p.active.Load())
+	}
+	// The queue's WAL-restart checkpoint: the next background checkpoint
+	// still comes pinnedCheckpointEvery later, and pins again.
+	p.drop(s, false)
+	if p.held() || !p.active.Load() {
+		t.Errorf("after a restart's drop: got held %v, active %v; want no pin, still active", p.held(), p.active.Load())
+	}
+	p.move(s)
+	if !p.held() {
+		t.Error("after a restart's drop: got no pin from the next move, want one")
+	}
+	// Idle: no pin, and the unpinned cadence, until a group begins.
+	p.drop(s, true)
+	if p.held() || p.active.Load() {
+		t.Errorf("after an idle drop: got held %v, active %v; want neither", p.held(), p.active.Load())
+	}
+}
+
+// streamUntilPinned writes records from a goroutine until stop is closed,
+// and returns once the write queue holds a checkpoint pin.
+func streamUntilPinned(t *testing.T, s *Store, c *collections.Collection, stop <-chan struct{}) *sync.WaitGroup {
+	t.Helper()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			now := time.Now().UTC()
+			rec := Record{"id": fmt.Sprint("stream-", i), "teamId": "t1", "owner": "u", "title": fmt.Sprint("title ", i),
+				"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
+			if err := s.RunWrite(context.Background(), c, true, func(ctx context.Context, tx bun.Tx) error {
+				return s.Insert(ctx, tx, c, rec)
+			}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for !s.writes.pin.held() {
+		if time.Now().After(deadline) {
+			t.Fatal("got no checkpoint pin after 10 s of writes, want one")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return &wg
+}
+
+func TestAnIdleWriteQueueReleasesItsPinAndCopiesTheWholeWAL(t *testing.T) {
+	s, c := productsStore(t, filepath.Join(t.TempDir(), "kit.db"))
+	s.CheckpointWAL = true
+	stop := make(chan struct{})
+	wg := streamUntilPinned(t, s, c, stop)
+	close(stop)
+	wg.Wait()
+	// The queue releases its connection, its pin with it, writeConnLinger
+	// after its last group, then checkpoints once more.
+	deadline := time.Now().Add(10 * time.Second)
+	for s.writes.pin.held() || s.writes.ckptRunning.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("got the pin still held 10 s after the last write, want it released")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if frames, copied := passiveCheckpoint(t, s); copied != frames {
+		t.Errorf("got %d of %d frames copied once idle, want all", copied, frames)
+	}
+}
+
+func TestAClosedStoreLeavesAWholeDatabaseFileWithoutItsWAL(t *testing.T) {
+	// A closed database is copied, backed up or opened by another program
+	// as its file: the pin must not keep the last close from copying the
+	// WAL into it.
+	path := filepath.Join(t.TempDir(), "kit.db")
+	s, c := productsStore(t, path)
+	s.CheckpointWAL = true
+	stop := make(chan struct{})
+	wg := streamUntilPinned(t, s, c, stop)
+	close(stop)
+	wg.Wait()
+	var want int
+	if err := s.db.QueryRowContext(t.Context(), `SELECT count(*) FROM "shop_products"`).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		t.Errorf("got a WAL of %d bytes after the last close, want none", fi.Size())
+	}
+	alone := filepath.Join(t.TempDir(), "copy.db")
+	if err := copyTestFile(path, alone); err != nil {
+		t.Fatal(err)
+	}
+	db, err := OpenSQLite(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var check string
+	if err := db.QueryRowContext(t.Context(), "PRAGMA integrity_check").Scan(&check); err != nil {
+		t.Fatal(err)
+	}
+	if check != "ok" {
+		t.Errorf("got integrity_check %q on the file alone, want ok", check)
+	}
+	var got int
+	if err := db.QueryRowContext(t.Context(), `SELECT count(*) FROM "shop_products"`).Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("got %d rows in the file alone, want %d", got, want)
+	}
+}
+
+func copyTestFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o600)
 }

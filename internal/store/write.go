@@ -79,15 +79,21 @@ func (s *Store) QueuedWrites() int {
 }
 
 // checkpointEvery is the least time between two background WAL
-// checkpoints. A checkpoint costs CPU (it copies the pages committed since
-// the last one into the database file) and disk writes (it syncs the WAL
-// and the file); a page changed by many commits in between (an index's
-// upper levels, the search index's mark) is copied once. Shorter intervals
-// keep the disk busier, longer ones make each checkpoint a burst of its
-// own; the value is a measured choice (see bench's doc, "Measurements
-// behind the code"). An idle database is not checkpointed again: the check
-// runs after a group commits.
-const checkpointEvery = 100 * time.Millisecond
+// checkpoints while the queue holds no checkpoint pin (see walpin.go): each
+// one copies every page committed since the last one into the database
+// file (and syncs it), a page changed by many commits in between (an
+// index's upper levels, the search index's mark) once. pinnedCheckpointEvery
+// is the interval while it holds one: each checkpoint then copies only the
+// pages no commit changed since the one before, so the pages that every
+// group changes are not copied again each time, and the work comes in
+// slices a tenth the size. Both values are measured choices (see bench's
+// doc, "Measurements behind the code"). An idle database is not
+// checkpointed again: the check runs after a group commits, and the queue
+// checkpoints once more when it goes idle (release).
+const (
+	checkpointEvery       = 100 * time.Millisecond
+	pinnedCheckpointEvery = 10 * time.Millisecond
+)
 
 // writeQueue is the SQLite group-commit queue of one Store.
 type writeQueue struct {
@@ -110,6 +116,24 @@ type writeQueue struct {
 	// Close releases it when none runs.
 	conn   *bun.Conn
 	linger *time.Timer // releases conn once the queue has been idle
+
+	// drained, when not nil, is signalled (under mu) when a drain ends
+	// (see waitDrain).
+	drained *sync.Cond
+	// ckpts counts the background checkpoints running.
+	ckpts sync.WaitGroup
+
+	// pin is the checkpoint pin (see walpin.go).
+	pin walPin
+}
+
+// waitDrain waits, holding q.mu again when it returns, until the running
+// drain ends. The caller holds q.mu.
+func (q *writeQueue) waitDrain() {
+	if q.drained == nil {
+		q.drained = sync.NewCond(&q.mu)
+	}
+	q.drained.Wait()
 }
 
 // writeConnLinger is how long the write queue keeps its connection after
@@ -188,6 +212,9 @@ func (q *writeQueue) drain() {
 		if n == 0 {
 			q.running = false
 			q.idle()
+			if q.drained != nil {
+				q.drained.Broadcast()
+			}
 			q.mu.Unlock()
 			return
 		}
@@ -236,18 +263,27 @@ func (q *writeQueue) maybeCheckpoint() {
 		restart = q.walRestart
 	}
 	if q.walFrames.Load() > restart && q.conn != nil && q.ckptRunning.CompareAndSwap(false, true) {
+		// A pinned read would keep the WAL from starting over.
+		q.pin.drop(q.s, false)
 		q.checkpoint(q.conn.QueryRowContext(context.Background(), checkpointSQL), true)
 		q.ckptRunning.Store(false)
 		return
 	}
+	every := checkpointEvery
+	if q.pin.active.Load() {
+		every = pinnedCheckpointEvery
+	}
 	now := time.Now().UnixNano()
-	if now-q.lastCkpt.Load() < int64(checkpointEvery) || !q.ckptRunning.CompareAndSwap(false, true) {
+	if now-q.lastCkpt.Load() < int64(every) || !q.ckptRunning.CompareAndSwap(false, true) {
 		return
 	}
 	q.lastCkpt.Store(now)
+	q.ckpts.Add(1)
 	go func() {
+		defer q.ckpts.Done()
 		defer q.ckptRunning.Store(false)
 		q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
+		q.pin.move(q.s)
 	}()
 }
 
@@ -408,6 +444,7 @@ func (q *writeQueue) begin(ctx context.Context) (bun.Tx, error) {
 			return bun.Tx{}, err
 		}
 		q.conn = &conn
+		q.pin.allow()
 	}
 	tx, err := q.conn.BeginTx(ctx, nil)
 	if err != nil {
@@ -447,6 +484,16 @@ func (q *writeQueue) release() {
 	if q.conn != nil {
 		q.conn.Close()
 		q.conn = nil
+	}
+	if q.pin.drop(q.s, true) && q.s.CheckpointWAL && !q.s.closed.Load() && q.ckptRunning.CompareAndSwap(false, true) {
+		// Copy what the pin held back, so that an idle database's file
+		// is as current as without one.
+		q.ckpts.Add(1)
+		go func() {
+			defer q.ckpts.Done()
+			defer q.ckptRunning.Store(false)
+			q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
+		}()
 	}
 }
 
