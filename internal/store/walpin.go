@@ -23,8 +23,8 @@ import (
 // present. A page every group changes (the last leaf of an index on
 // creation time, the change log's, the row counts') is copied once it
 // stops changing, instead of once per checkpoint, so the checkpoints can
-// run ten times as often (pinnedCheckpointEvery) without copying more, each
-// a small slice of the work: on a server with one core, a checkpoint holds
+// run five times as often (pinnedCheckpointEvery) without copying more,
+// each a small slice of the work: on a server with one core, a checkpoint holds
 // it for a few milliseconds rather than the 10 ms or more that Go lets a
 // goroutine run before it hands the core to the requests waiting for it.
 // The pin takes one of the pool's connections while writes flow.

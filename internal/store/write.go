@@ -86,13 +86,13 @@ func (s *Store) QueuedWrites() int {
 // is the interval while it holds one: each checkpoint then copies only the
 // pages no commit changed since the one before, so the pages that every
 // group changes are not copied again each time, and the work comes in
-// slices a tenth the size. Both values are measured choices (see bench's
+// smaller slices. Both values are measured choices (see bench's
 // doc, "Measurements behind the code"). An idle database is not
 // checkpointed again: the check runs after a group commits, and the queue
 // checkpoints once more when it goes idle (release).
 const (
 	checkpointEvery       = 100 * time.Millisecond
-	pinnedCheckpointEvery = 10 * time.Millisecond
+	pinnedCheckpointEvery = 20 * time.Millisecond
 )
 
 // writeQueue is the SQLite group-commit queue of one Store.
