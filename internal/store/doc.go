@@ -28,7 +28,11 @@
 // collection is flushed once its backlog reaches [SearchBacklogLimit]
 // rows. With [Store.CheckpointWAL] (kit's own database file, opened with
 // wal_autocheckpoint(0)), passive WAL checkpoints run on a goroutine of
-// their own after group commits, at most every 100 ms.
+// their own after group commits: every 20 ms while the queue holds a
+// checkpoint pin, a pool connection in a read transaction that limits each
+// checkpoint to the pages no commit changed since the previous one (see
+// walpin.go), and at most every 100 ms without one. [Store.Close] waits
+// for the queued writes and a running checkpoint and releases the pin.
 //
 // # Tables
 //

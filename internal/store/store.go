@@ -27,7 +27,9 @@ type Store struct {
 	// CheckpointWAL says that the SQLite database was opened with
 	// wal_autocheckpoint(0) (see [BackgroundCheckpoints]) and that the
 	// Store runs passive WAL checkpoints itself, in the background, after
-	// group commits. Set it before the Store is used.
+	// group commits; while writes go on it keeps one pool connection in a
+	// read transaction to bound them (the checkpoint pin). Set it before
+	// the Store is used.
 	CheckpointWAL bool
 
 	// SearchScans is how many searches that may read more than a few
