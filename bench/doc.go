@@ -144,12 +144,14 @@
 //
 //   - _txlock=immediate (internal/store/sqlite.go): without it, 790 of
 //     800 concurrent read-then-write creates failed with SQLITE_BUSY.
-//   - Background WAL checkpoints at most every 100 ms (checkpointEvery,
-//     internal/store/write.go): every 20 ms kept the disk writing 40-70
-//     MB/s under a create load and stalled requests for tens of
-//     milliseconds when the disk fell behind; every 100 ms, creates ran at
-//     0.97x the baseline instead of 0.6-0.9x; every 1 s, the slowest 1% of
-//     creates took 3.6 times the baseline's.
+//   - Background WAL checkpoints at most every 100 ms without a pin
+//     (checkpointEvery, internal/store/write.go): every 20 ms kept the
+//     disk writing 40-70 MB/s under a create load and stalled requests
+//     for tens of milliseconds when the disk fell behind; every 100 ms,
+//     creates ran at 0.97x the baseline instead of 0.6-0.9x; every 1 s,
+//     the slowest 1% of creates took 3.6 times the baseline's. Every 20 ms
+//     behind the checkpoint pin (pinnedCheckpointEvery,
+//     internal/store/walpin.go): the last entry below.
 //   - The search index's backlog of 256 rows (SearchBacklogLimit,
 //     internal/store/write.go): on a 20,000-row index, a flush every 15
 //     rows cost 114 µs of index work per row, every 240 rows 41 µs: about
@@ -926,7 +928,49 @@
 //     1.19x against 1.08x to 1.26x. No interval gives both writes a p99
 //     within 1.5x and the baseline's req/s, so the interval stays at the
 //     one with the most writes; on two or more cores the checkpoint runs
-//     beside the requests and this wait does not arise.
+//     beside the requests and this wait does not arise. (Superseded by
+//     the next entry.)
+//   - The checkpoint pin (2026-11-24, f3bac00; internal/store/walpin.go).
+//     A passive checkpoint skips every page whose latest version in the
+//     WAL is newer than the oldest snapshot still read, so a read
+//     transaction begun at the previous checkpoint limits the next one to
+//     the pages no commit changed since. A first variant (a pool
+//     connection pinned after every checkpoint, 10 ms apart), against
+//     100 ms unpinned and 10 ms unpinned, two alternating rounds each of
+//     --workloads create,update --duration 4s --rounds 2: update p99
+//     1.16x and 1.24x (10.2 and 11.3 ms) against 2.79x and 2.50x, req/s
+//     1.18x and 1.20x against 1.15x and 1.26x; unpinned at 10 ms, req/s
+//     0.77x and 0.83x (the hot pages copied a hundred times a second).
+//     Every 5 ms against 10 ms (one pair): within the noise; 25 ms: update
+//     p99 1.31x and 1.49x. The first version kept (checkpoints every 10
+//     ms only while a pin was held) was slower in the tail than that
+//     variant (update p99 17 to 21 ms against 12 to 14 ms, three pairs):
+//     the queue's WAL-restart checkpoint drops the pin, so the next
+//     checkpoint came 100 ms later and copied 100 ms of pages at once,
+//     about once a second under updates. The cadence now survives the
+//     restart (walPin.active), and two pairs against the variant gave
+//     update p99 11.6 and 11.1 ms against 12.8 and 13.4 ms. GOMAXPROCS=2
+//     for the one-core server instead (two pairs): create p99 2.16x and
+//     2.06x against 2.70x and 2.44x, update 1.98x and 2.53x against 2.51x
+//     and 2.43x, but get p99 2.81x and 3.00x against 0.89x and 0.95x
+//     (two threads on one core contend for it); not kept, and not a
+//     library's to set. The pinned run's kit-side PSS under creates is
+//     45 MiB against 35 MiB. Against the commit before, every 10 ms
+//     (three pairs, --workloads create,update): update p99 3.08x, 2.56x,
+//     2.54x to 1.28x, 1.45x, 1.24x, req/s unchanged (1.22x to 1.27x
+//     against 1.17x to 1.24x); create p99 2.11x to 2.43x to 1.76x to
+//     2.10x. Deletes (four pairs, --workloads delete): 1.10x, 0.90x,
+//     0.94x, 1.06x before, 0.90x, 0.86x, 0.88x, 0.88x at 10 ms, kit's p50
+//     3.2 to 4.0 ms against 4.9 to 6.3 ms (a delete changes pages all
+//     over every index, and a page changed again within 100 ms was copied
+//     once before, up to once per 10 ms now). Every 20 ms against 10 ms
+//     and 15 ms (--workloads delete,update,create, four runs of 20 ms,
+//     six of 10 ms, two of 15 ms, alternating): delete 1.08x, 1.11x,
+//     1.05x, 0.99x against 0.93x, 0.89x, 0.90x, 0.98x (15 ms: 0.94x,
+//     0.88x); update p99 1.48x, 1.34x, 1.23x, 1.67x against 1.36x,
+//     1.44x, 1.43x, 1.49x; update req/s 1.17x to 1.25x against 0.83x to
+//     1.16x; create p99 1.66x to 2.30x against 1.80x to 2.23x. The
+//     interval is 20 ms.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
