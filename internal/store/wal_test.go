@@ -33,12 +33,7 @@ func TestTheWALStartsOverUnderASteadyStreamOfWrites(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
-				now := time.Now().UTC()
-				rec := Record{"id": fmt.Sprintf("w%d-%d", w, i), "teamId": "t1", "owner": "u", "title": fmt.Sprintf("title %d %d", w, i),
-					"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
-				if err := s.RunWrite(context.Background(), c, true, func(ctx context.Context, tx bun.Tx) error {
-					return s.Insert(ctx, tx, c, rec)
-				}); err != nil {
+				if err := writeProduct(context.Background(), s, c, fmt.Sprintf("w%d-%d", w, i)); err != nil {
 					t.Error(err)
 					return
 				}
@@ -114,16 +109,21 @@ func TestAFileDatabaseReadsThroughAMemoryMap(t *testing.T) {
 	}
 }
 
-// insertProduct writes one record of c for team t1 through the write
+// writeProduct writes record id of c for team t1 through the write
 // queue.
-func insertProduct(t *testing.T, s *Store, c *collections.Collection, id string) {
-	t.Helper()
+func writeProduct(ctx context.Context, s *Store, c *collections.Collection, id string) error {
 	now := time.Now().UTC()
 	rec := Record{"id": id, "teamId": "t1", "owner": "u", "title": "title " + id,
 		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
-	if err := s.RunWrite(t.Context(), c, true, func(ctx context.Context, tx bun.Tx) error {
+	return s.RunWrite(ctx, c, true, func(ctx context.Context, tx bun.Tx) error {
 		return s.Insert(ctx, tx, c, rec)
-	}); err != nil {
+	})
+}
+
+// insertProduct is writeProduct, failing t on an error.
+func insertProduct(t *testing.T, s *Store, c *collections.Collection, id string) {
+	t.Helper()
+	if err := writeProduct(t.Context(), s, c, id); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -210,12 +210,7 @@ func streamUntilPinned(t *testing.T, s *Store, c *collections.Collection, stop <
 				return
 			default:
 			}
-			now := time.Now().UTC()
-			rec := Record{"id": fmt.Sprint("stream-", i), "teamId": "t1", "owner": "u", "title": fmt.Sprint("title ", i),
-				"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
-			if err := s.RunWrite(context.Background(), c, true, func(ctx context.Context, tx bun.Tx) error {
-				return s.Insert(ctx, tx, c, rec)
-			}); err != nil {
+			if err := writeProduct(context.Background(), s, c, fmt.Sprint("stream-", i)); err != nil {
 				t.Error(err)
 				return
 			}
