@@ -92,22 +92,25 @@ func (p *walPin) dropLocked(s *Store) bool {
 }
 
 // move ends the pin's read transaction, if any, and begins another at
-// the WAL's present end, unless the queue is idle or the Store closed.
-func (p *walPin) move(s *Store) {
+// the WAL's present end, unless the queue is idle or the Store closed. It
+// reports whether the queue went idle meanwhile (and the pin was not
+// moved): the caller then checkpoints once more, since the idle release
+// found this checkpoint running and could not.
+func (p *walPin) move(s *Store) (idle bool) {
 	p.drop(s, false) // first: on a busy pool, its connection is the one to take
 	ctx, cancel := context.WithTimeout(context.Background(), walPinWait)
 	conn, err := s.db.Conn(ctx) // outside p.mu: drop must not wait on the pool
 	cancel()
 	if err != nil {
 		p.active.Store(false) // no connection free: no pin this time
-		return
+		return p.isIdle()
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.allowed || p.conn != nil || s.closed.Load() {
 		p.active.Store(false)
 		_ = conn.Close()
-		return
+		return !p.allowed
 	}
 	ctx = context.Background()
 	var n int
@@ -122,10 +125,18 @@ func (p *walPin) move(s *Store) {
 		s.logger().Warn("store: WAL checkpoint pin failed; checkpoints copy every page", slog.String("err", err.Error()))
 		_ = conn.Raw(func(any) error { return driver.ErrBadConn })
 		_ = conn.Close()
-		return
+		return false
 	}
 	p.conn = &conn
 	p.active.Store(true)
+	return false
+}
+
+// isIdle reports whether the queue went idle (see drop).
+func (p *walPin) isIdle() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.allowed
 }
 
 // held reports whether a pin is held.

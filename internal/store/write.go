@@ -283,7 +283,10 @@ func (q *writeQueue) maybeCheckpoint() {
 		defer q.ckpts.Done()
 		defer q.ckptRunning.Store(false)
 		q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
-		q.pin.move(q.s)
+		if q.pin.move(q.s) && !q.s.closed.Load() {
+			// The queue went idle while this one ran under the pin.
+			q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
+		}
 	}()
 }
 
