@@ -971,6 +971,19 @@
 //     1.44x, 1.43x, 1.49x; update req/s 1.17x to 1.25x against 0.83x to
 //     1.16x; create p99 1.66x to 2.30x against 1.80x to 2.23x. The
 //     interval is 20 ms.
+//   - What is left of SQLite's create p99 behind the pin (2026-11-24,
+//     b2b8e00, a temporary trace of the groups' steps over 5 ms, --workloads
+//     create --duration 4s --rounds 2): 12 WAL-restart checkpoints of 6 to
+//     11 ms, and 36 search flushes over 5 ms, 12 of them 29 to 48 ms (the
+//     flushes whose segment crossed one of FTS5's 64-page work units and
+//     paid a merge of 64 pages per level at once); kit's p99 17.8 ms. With
+//     automerge off and a 'merge' of 64 pages after every flush (FTS5's
+//     own command, so the merge work comes in every flush instead of every
+//     fourth): flushes of 12 to 29 ms, most 16 to 19 ms, and kit's p99
+//     16.8 ms; two alternating pairs of --workloads
+//     create,search,search-2%: create p99 2.36x and 2.06x against 2.36x
+//     and 1.80x, the searches within the noise. Not kept: no measurable
+//     gain, and an existing index would keep its own automerge.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
