@@ -88,12 +88,11 @@ func (s *Store) Close() error {
 	for q.running {
 		q.waitDrain()
 	}
-	q.release()
+	q.release() // and the pin: a checkpoint that runs now sees closed and pins nothing
 	q.mu.Unlock()
 	// No checkpoint starts once closed, and none is started under q.mu
 	// from now on: waiting is safe.
 	q.ckpts.Wait()
-	q.pin.drop(s, true)
 	return s.run.Close()
 }
 

@@ -146,7 +146,7 @@ func TestACheckpointCopiesOnlyWhatWasCommittedBeforeThePin(t *testing.T) {
 	q.pin.allow()
 	insertProduct(t, s, c, "before-the-pin")
 	q.pin.move(s)
-	if !q.pin.held() {
+	if !held(&q.pin) {
 		t.Fatal("got no pin after move, want one")
 	}
 	pinned, _ := passiveCheckpoint(t, s) // the WAL as the pin reads it
@@ -164,7 +164,7 @@ func TestACheckpointCopiesOnlyWhatWasCommittedBeforeThePin(t *testing.T) {
 		t.Error("got drop reporting no pin, want the one held")
 	}
 	q.pin.move(s)
-	if q.pin.held() {
+	if held(&q.pin) {
 		t.Error("got a pin after an idle drop, want none until a group begins")
 	}
 	frames, copied = passiveCheckpoint(t, s)
@@ -178,23 +178,23 @@ func TestARestartCheckpointDropsThePinButKeepsTheCadence(t *testing.T) {
 	p := &s.writes.pin
 	p.allow()
 	p.move(s)
-	if !p.held() || !p.active.Load() {
-		t.Fatalf("after move: got held %v, active %v; want both", p.held(), p.active.Load())
+	if !held(p) || !p.active.Load() {
+		t.Fatalf("after move: got held %v, active %v; want both", held(p), p.active.Load())
 	}
 	// The queue's WAL-restart checkpoint: the next background checkpoint
 	// still comes pinnedCheckpointEvery later, and pins again.
 	p.drop(s, false)
-	if p.held() || !p.active.Load() {
-		t.Errorf("after a restart's drop: got held %v, active %v; want no pin, still active", p.held(), p.active.Load())
+	if held(p) || !p.active.Load() {
+		t.Errorf("after a restart's drop: got held %v, active %v; want no pin, still active", held(p), p.active.Load())
 	}
 	p.move(s)
-	if !p.held() {
+	if !held(p) {
 		t.Error("after a restart's drop: got no pin from the next move, want one")
 	}
 	// Idle: no pin, and the unpinned cadence, until a group begins.
 	p.drop(s, true)
-	if p.held() || p.active.Load() {
-		t.Errorf("after an idle drop: got held %v, active %v; want neither", p.held(), p.active.Load())
+	if held(p) || p.active.Load() {
+		t.Errorf("after an idle drop: got held %v, active %v; want neither", held(p), p.active.Load())
 	}
 }
 
@@ -217,7 +217,7 @@ func streamUntilPinned(t *testing.T, s *Store, c *collections.Collection, stop <
 		}
 	})
 	deadline := time.Now().Add(10 * time.Second)
-	for !s.writes.pin.held() {
+	for !held(&s.writes.pin) {
 		if time.Now().After(deadline) {
 			t.Fatal("got no checkpoint pin after 10 s of writes, want one")
 		}
@@ -236,7 +236,7 @@ func TestAnIdleWriteQueueReleasesItsPinAndCopiesTheWholeWAL(t *testing.T) {
 	// The queue releases its connection, its pin with it, writeConnLinger
 	// after its last group, then checkpoints once more.
 	deadline := time.Now().Add(10 * time.Second)
-	for s.writes.pin.held() || s.writes.ckptRunning.Load() {
+	for held(&s.writes.pin) || s.writes.ckptRunning.Load() {
 		if time.Now().After(deadline) {
 			t.Fatal("got the pin still held 10 s after the last write, want it released")
 		}
@@ -302,4 +302,11 @@ func copyTestFile(from, to string) error {
 		return err
 	}
 	return os.WriteFile(to, b, 0o600)
+}
+
+// held reports whether p holds a pin.
+func held(p *walPin) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.conn != nil
 }

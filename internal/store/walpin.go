@@ -24,9 +24,10 @@ import (
 // creation time, the change log's, the row counts') is copied once it
 // stops changing, instead of once per checkpoint, so the checkpoints can
 // run five times as often (pinnedCheckpointEvery) without copying more,
-// each a small slice of the work: on a server with one core, a checkpoint holds
-// it for a few milliseconds rather than the 10 ms or more that Go lets a
-// goroutine run before it hands the core to the requests waiting for it.
+// each a small slice of the work: on a server with one core, a checkpoint
+// holds it for a few milliseconds rather than the 10 ms or more that Go
+// lets a goroutine run before it hands the core to the requests waiting
+// for it.
 // The pin takes one of the pool's connections while writes flow.
 //
 // The pin is released before the queue's own WAL-restart checkpoint (a
@@ -137,11 +138,4 @@ func (p *walPin) isIdle() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return !p.allowed
-}
-
-// held reports whether a pin is held.
-func (p *walPin) held() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.conn != nil
 }

@@ -278,16 +278,29 @@ func (q *writeQueue) maybeCheckpoint() {
 		return
 	}
 	q.lastCkpt.Store(now)
+	q.background(true)
+}
+
+// background runs a passive checkpoint on a goroutine of its own; the
+// caller has set ckptRunning, which it clears when done. With pin, the
+// checkpoint then moves the pin (see walpin.go), and checkpoints once
+// more if the queue went idle meanwhile: the idle release found this one
+// running and could not.
+func (q *writeQueue) background(pin bool) {
 	q.ckpts.Add(1)
 	go func() {
 		defer q.ckpts.Done()
 		defer q.ckptRunning.Store(false)
-		q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
-		if q.pin.move(q.s) && !q.s.closed.Load() {
-			// The queue went idle while this one ran under the pin.
-			q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
+		q.passiveCheckpoint()
+		if pin && q.pin.move(q.s) && !q.s.closed.Load() {
+			q.passiveCheckpoint()
 		}
 	}()
+}
+
+// passiveCheckpoint runs a background checkpoint on a pool connection.
+func (q *writeQueue) passiveCheckpoint() {
+	q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
 }
 
 // walRestartFrames is the WAL length, in frames (pages), past which the
@@ -491,12 +504,7 @@ func (q *writeQueue) release() {
 	if q.pin.drop(q.s, true) && q.s.CheckpointWAL && !q.s.closed.Load() && q.ckptRunning.CompareAndSwap(false, true) {
 		// Copy what the pin held back, so that an idle database's file
 		// is as current as without one.
-		q.ckpts.Add(1)
-		go func() {
-			defer q.ckpts.Done()
-			defer q.ckptRunning.Store(false)
-			q.checkpoint(q.s.queryRowOnce(context.Background(), q.s.db, checkpointSQL), false)
-		}()
+		q.background(false)
 	}
 }
 
