@@ -97,14 +97,13 @@ type WriteOptions struct {
 	IfMatch []string
 }
 
-// read returns record id of the team inside the write transaction tx:
-// for a conditional write with the row locked against other writers until
-// tx ends (store.GetForUpdate), so that no write can come between the
-// check of its ETag and the change.
+// read returns record id of the team inside the write transaction tx,
+// with the row locked against other writers until tx ends
+// (store.GetForUpdate): no write can come between the read and the
+// change, so the record read is the one the change replaces (what the
+// audit trail and listeners are given as before) and a conditional
+// write's ETag check holds until it commits.
 func (o WriteOptions) read(ctx context.Context, k *Kit, tx bun.Tx, c *collections.Collection, teamID, id string) (Record, error) {
-	if o.IfMatch == nil {
-		return k.store.Get(ctx, tx, c, teamID, id)
-	}
 	return k.store.GetForUpdate(ctx, tx, c, teamID, id)
 }
 

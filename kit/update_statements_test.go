@@ -78,60 +78,90 @@ func countStatements(log []queryEntry) (selects, updates, logs int) {
 // update's before state (what the audit trail and listeners are given)
 // must be the result of exactly one other update or the record as
 // created, so the updates form one chain, none lost and none built on a
-// state that was already replaced.
+// state that was already replaced. It holds for updates that are one
+// statement on PostgreSQL and for those that read the record first (a
+// reference to check).
 func TestConcurrentUpdatesOfARecordEachStartFromTheLastOnesResult(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k := newKitOn(t, e, shopDefs()...)
-		rec := mustCreate(t, k, categoriesKey, aliceA, map[string]any{"name": "start"})
-		id := rec["id"].(string)
-		var mu sync.Mutex
-		next := map[string]string{} // before name -> result name
-		k.OnMutation(func(_ context.Context, m kit.Mutation) {
-			if m.Operation != kit.OpUpdate {
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			before, after := fmt.Sprint(m.BeforeData["name"]), fmt.Sprint(m.Result.(kit.Record)["name"])
-			if prev, ok := next[before]; ok {
-				t.Errorf("got updates %q and %q both made from %q, want one", prev, after, before)
-			}
-			next[before] = after
-		})
-		const writers, each = 8, 15
-		var wg sync.WaitGroup
-		for w := range writers {
-			wg.Go(func() {
-				for i := range each {
-					name := fmt.Sprintf("w%d-%d", w, i)
-					if _, err := k.Records(categoriesKey).Update(t.Context(), aliceA, id, map[string]any{"name": name}); err != nil {
-						t.Error(err)
-						return
-					}
-				}
+		cat := mustCreate(t, k, categoriesKey, aliceA, map[string]any{"name": "lamps"})["id"].(string)
+		tests := []struct {
+			name, key, field string
+			extra            map[string]any
+		}{
+			{"updates of a plain field", categoriesKey, "name", nil},
+			{"updates that check a reference before they write", productsKey, "title", map[string]any{"categoryId": cat}},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				testUpdateChain(t, k, tt.key, tt.field, tt.extra)
 			})
 		}
-		wg.Wait()
+	})
+}
+
+// testUpdateChain is TestConcurrentUpdatesOfARecordEachStartFromTheLastOnesResult
+// on field of a new record of collection key, each update also setting
+// extra.
+func testUpdateChain(t *testing.T, k *kit.Kit, key, field string, extra map[string]any) {
+	rec := mustCreate(t, k, key, aliceA, map[string]any{field: "start"})
+	id := rec["id"].(string)
+	var mu sync.Mutex
+	next := map[string]string{} // before value -> result value
+	k.OnMutation(func(_ context.Context, m kit.Mutation) {
+		if m.Operation != kit.OpUpdate || m.ItemID != id {
+			return
+		}
 		mu.Lock()
 		defer mu.Unlock()
-		steps, at := 0, "start"
-		for {
-			to, ok := next[at]
-			if !ok {
-				break
-			}
-			steps++
-			at = to
+		before, after := fmt.Sprint(m.BeforeData[field]), fmt.Sprint(m.Result.(kit.Record)[field])
+		if prev, ok := next[before]; ok {
+			t.Errorf("got updates %q and %q both made from %q, want one", prev, after, before)
 		}
-		if steps != writers*each {
-			t.Errorf("got a chain of %d updates from the created record, want all %d", steps, writers*each)
-		}
-		got, err := k.Records(categoriesKey).Get(t.Context(), aliceA, id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got["name"] != at {
-			t.Errorf("got the record's name %v, want the chain's last %q", got["name"], at)
-		}
+		next[before] = after
 	})
+	const writers, each = 8, 15
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				name := fmt.Sprintf("w%d-%d", w, i)
+				if _, err := k.Records(key).Update(t.Context(), aliceA, id, with(extra, field, name)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	steps, at := 0, "start"
+	for {
+		to, ok := next[at]
+		if !ok {
+			break
+		}
+		steps++
+		at = to
+	}
+	if steps != writers*each {
+		t.Errorf("got a chain of %d updates from the created record, want all %d", steps, writers*each)
+	}
+	got, err := k.Records(key).Get(t.Context(), aliceA, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[field] != at {
+		t.Errorf("got the record's value %v, want the chain's last %q", got[field], at)
+	}
+}
+
+// with returns a copy of m with key set to v.
+func with(m map[string]any, key string, v any) map[string]any {
+	out := map[string]any{key: v}
+	for k, x := range m {
+		out[k] = x
+	}
+	return out
 }
