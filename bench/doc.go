@@ -984,6 +984,55 @@
 //     create,search,search-2%: create p99 2.36x and 2.06x against 2.36x
 //     and 1.80x, the searches within the noise. Not kept: no measurable
 //     gain, and an existing index would keep its own automerge.
+//   - What sets PostgreSQL's write pace now: the trigram indexes
+//     (2026-11-24 23:00 to 23:25 UTC, ec52e51, nothing else running).
+//     Since writes are one statement, the entry above ("Yet neither the
+//     WAL nor the trigram indexes set the pace", measured when every
+//     write still paid a round trip for the version read) no longer
+//     holds. pgbench, 8 clients, 8 s per script, on the tables a
+//     --db run leaves (20,000 products; the scripts pick a random product
+//     of the loaded team): the baseline's plain UPDATE of price, stock,
+//     updated_at and updated_by runs at 9,661 and 9,918 tps on the
+//     baseline's table and at 4,986 and 4,747 on kit's, kit's whole
+//     update statement (locked read, change row, version test) at 5,039
+//     and 4,107; with kit's three GIN trigram indexes dropped, the plain
+//     UPDATE runs at 9,905 on kit's table against 10,133 on the
+//     baseline's, kit's statement at 7,715. A non-HOT update inserts
+//     every index entry again, so each update writes the trigrams of
+//     title, SKU and description anew although it changes none of them;
+//     perf puts 19% of PostgreSQL's CPU in GIN's posting lists
+//     (ginPostingListDecodeAllSegments, ginCompressPostingList,
+//     ginMergeItemPointers: the pending list's cleanups, which the
+//     backend whose insert overflows the 4 MB list pays: the slowest
+//     updates took 166 and 223 ms at the database, where kit's update p99 7.2
+//     ms and p99.9 17 to 57 ms against the baseline's 2.1 and 5.3 ms).
+//     Creates the same way: a plain INSERT into kit's table 8,480 and
+//     9,141 tps against 15,666 and 15,909 into the baseline's; kit's
+//     whole create statement (row count delta, change row, version test)
+//     7,702 and 8,077, so the statement's additions cost about a tenth
+//     and the table (the trigram indexes, the sort-key index, wider
+//     rows) the rest. Through HTTP, two alternating pairs of --workloads
+//     create,update --duration 4s --rounds 2 --db with the trigram
+//     indexes left out (a variant; search then scans): update 0.57x and
+//     0.57x to 0.76x and 0.74x (p99 2.10x and 2.13x to 1.27x and 1.26x),
+//     create 0.65x and 0.71x to 0.75x and 0.82x. Tried, none kept:
+//     one GIN index over the three columns instead of three (4,937 and
+//     5,201 tps, the same); gin_pending_list_limit 16 and 64 MB (updates
+//     5,269 and 5,501 against 3,967 and 4,570 at 4 MB; creates the same;
+//     but every indexed search reads the whole pending list, up to 16
+//     times as many pages); gin_clean_pending_list every 100 ms from
+//     another connection (updates 3,954 and 3,682 against 4,951 and
+//     5,107, p99 the same); the update's read without FOR UPDATE, written
+//     only while the row's xmin is still the one read and run again with
+//     the lock otherwise (exact, tested): six alternating pairs of
+//     --workloads update --db, 0.58x, 0.57x, 0.60x, 0.65x, 0.58x, 0.63x
+//     before, 0.65x, 0.57x, 0.62x, 0.57x, 0.57x, 0.62x after, no gain.
+//     What would remove the updates' share: the searchable text in a
+//     table of its own (id, team, the searchable columns, with the
+//     trigram indexes), written by a create and by an update that
+//     changes one of those columns, so that an update of other fields
+//     leaves the trigrams alone; searches read the ids there. Not built
+//     yet.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
