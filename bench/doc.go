@@ -1032,7 +1032,24 @@
 //     trigram indexes), written by a create and by an update that
 //     changes one of those columns, so that an update of other fields
 //     leaves the trigrams alone; searches read the ids there. Not built
-//     yet.
+//     yet. A sketch of it at the database (23:27 to 23:31 UTC): a copy of
+//     kit's table without its trigram indexes, and beside it a table of
+//     id, team and the three searched columns (784 pages against the
+//     record table's 1,690) with the three GIN indexes, kept by triggers
+//     (after insert and after delete per statement, over their transition
+//     tables; after an update OF the searched columns, per row, only when
+//     one of them is distinct). Two alternating runs of the pgbench scripts
+//     above: kit's update statement 7,629 and 8,396 tps against 4,525 and
+//     4,869 on kit's table as it is (the baseline's UPDATE on its own
+//     table: 10,016); kit's create statement 7,663 and 7,804 against
+//     8,220 and 7,525, the triggers included; both tables held the same
+//     125,683 rows after the runs. The searches' counts, one client, no
+//     parallel workers, kit's table against the narrow table alone: 0.1%
+//     3.0 and 1.5 ms, 2% 3.1 and 1.6 ms, 10% 192 and 2.6 ms, 50% 86 and 46
+//     ms, 95% 188 and 99 ms; but the same counts as a semi-join of the
+//     record table with the narrow one ran 1.6, 29, 34, 179 and 214 ms, so
+//     the plan of every search shape (count and page, with and without
+//     filters) has to be chosen with care before this can land.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
