@@ -22,6 +22,7 @@ export function collectionCacheKey(collection: string, query: string): string {
 export class CollectionCache {
   private readonly entries = new Map<string, { value: unknown; storedAt: number }>()
   private readonly ttlMs: number | undefined
+  private invalidations = 0
 
   /** @param options.ttlMs how long an entry stays fresh; kept until invalidated when omitted. */
   constructor(options: { ttlMs?: number } = {}) {
@@ -49,8 +50,26 @@ export class CollectionCache {
     this.entries.set(key, { value, storedAt: Date.now() })
   }
 
+  /**
+   * generation counts the invalidations so far (`invalidate`, `clear`). A
+   * read that began at one generation stores its answer only if it is
+   * still current when the answer arrives (`setIfCurrent`): an answer the
+   * server gave before a write may not be newer than the write.
+   */
+  get generation(): number {
+    return this.invalidations
+  }
+
+  /** setIfCurrent stores value under key unless an invalidation happened since generation; it reports whether it stored. */
+  setIfCurrent(key: string, value: unknown, generation: number): boolean {
+    if (generation !== this.invalidations) return false
+    this.set(key, value)
+    return true
+  }
+
   /** invalidate drops every entry whose key starts with prefix and returns how many it dropped. */
   invalidate(prefix: string): number {
+    this.invalidations++
     let n = 0
     for (const key of [...this.entries.keys()]) {
       if (key.startsWith(prefix)) {
@@ -68,6 +87,7 @@ export class CollectionCache {
 
   /** clear drops every entry. */
   clear(): void {
+    this.invalidations++
     this.entries.clear()
   }
 

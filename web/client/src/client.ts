@@ -257,14 +257,19 @@ export class KitClient {
     this.notify({ ...m, invalidated, source: 'client' })
   }
 
-  /** @internal reads through the cache when there is one. */
+  /**
+   * @internal reads through the cache when there is one. An answer is
+   * stored only when no invalidation happened while it was on its way, so
+   * a read that overlapped a write never leaves the older state cached.
+   */
   async cached<T>(key: string, opts: ReadOptions, load: () => Promise<T>): Promise<T> {
     if (this.cache && !opts.force) {
       const hit = this.cache.get<T>(key)
       if (hit !== undefined) return hit
     }
+    const generation = this.cache?.generation ?? 0
     const value = await load()
-    this.cache?.set(key, value)
+    this.cache?.setIfCurrent(key, value, generation)
     return value
   }
 }

@@ -30,6 +30,33 @@ describe('cache', () => {
     expect((await categories.list({ search: tag })).pagination.totalItems).toBe(3)
   })
 
+  it('a read that was under way when a write invalidated its collection does not put its older answer in the cache', async () => {
+    // The list's answer is held back (the real server's, delivered late)
+    // until the write has returned and dropped the cached reads.
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let holdNext = false
+    const kit = clientAs('ann', {
+      cache: true,
+      fetch: async (input, init) => {
+        const hold = holdNext
+        holdNext = false
+        const res = await fetch(input, init)
+        if (hold) await held
+        return res
+      },
+    })
+    const categories = kit.team('acme').collection('shopCategories')
+    const tag = unique('raced')
+    await categories.create({ title: `${tag} 1` })
+    holdNext = true
+    const before = categories.list({ search: tag })
+    await categories.create({ title: `${tag} 2` })
+    release()
+    expect((await before).pagination.totalItems).toBe(1)
+    expect((await categories.list({ search: tag })).pagination.totalItems).toBe(2)
+  })
+
   it('a mutation of shopProducts drops the cached shopCategories it references and keeps unrelated collections', async () => {
     const kit = clientAs('ann', { cache: true })
     const team = kit.team('acme')
