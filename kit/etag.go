@@ -2,7 +2,6 @@ package kit
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -13,9 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/uptrace/bun"
-
-	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/apierror"
 	"github.com/collectionkit/kit/internal/wire"
 )
@@ -95,16 +91,6 @@ type WriteOptions struct {
 	// record the actor may not see or change is still ErrNotFound (or
 	// 403) first. An empty, non-nil list matches nothing.
 	IfMatch []string
-}
-
-// read returns record id of the team inside the write transaction tx,
-// with the row locked against other writers until tx ends
-// (store.GetForUpdate): no write can come between the read and the
-// change, so the record read is the one the change replaces (what the
-// audit trail and listeners are given as before) and a conditional
-// write's ETag check holds until it commits.
-func (o WriteOptions) read(ctx context.Context, k *Kit, tx bun.Tx, c *collections.Collection, teamID, id string) (Record, error) {
-	return k.store.GetForUpdate(ctx, tx, c, teamID, id)
 }
 
 // check returns a *PreconditionError when o's IfMatch does not admit

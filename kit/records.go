@@ -334,7 +334,7 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 			// No record, or not one the actor may change: the read below
 			// tells which.
 		}
-		before, err = opts.read(ctx, r.k, tx, c, a.TeamID, id)
+		before, err = r.k.store.GetForUpdate(ctx, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}
@@ -453,7 +453,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		before, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
+		before, err := r.k.store.GetForUpdate(ctx, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}

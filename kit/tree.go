@@ -233,7 +233,7 @@ func (r *Records) MoveWith(ctx context.Context, a Actor, id string, parentID *st
 		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		node, err := opts.read(ctx, r.k, tx, c, a.TeamID, id)
+		node, err := r.k.store.GetForUpdate(ctx, tx, c, a.TeamID, id)
 		if err != nil {
 			return err
 		}

@@ -105,8 +105,9 @@ func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, 
 // PostgreSQL the row is locked (SELECT ... FOR UPDATE; a concurrent writer
 // waits, and a read that waited sees the row as the other transaction
 // committed it), so a check on the record and the write that depends on
-// it are atomic. SQLite's write transactions are serialized already, so
-// there it is Get.
+// it are atomic, and the record read is the version the write replaces
+// (what kit gives the audit trail and listeners as before). SQLite's
+// write transactions are serialized already, so there it is Get.
 func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
 	if s.dialect != dialect.PG {
 		return s.Get(ctx, db, c, teamID, id)
