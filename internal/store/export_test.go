@@ -13,6 +13,10 @@ import (
 // every plan.
 func (s *Store) SetRareCandidates(n int) { s.planRare = n }
 
+// SetNoSearchIndex makes searches test the fields by a scan, without
+// the search index (or PostgreSQL's search table), to compare.
+func (s *Store) SetNoSearchIndex(on bool) { s.noSearchIndex = on }
+
 // SearchPlan is the plan List chooses for a search, as tests see it.
 type SearchPlan struct{ Index, TableOrder, Heavy bool }
 

@@ -115,7 +115,7 @@ func (s *Store) planFilter(ctx context.Context, db bun.IDB, c *collections.Colle
 	var exprs []string
 	var args []any
 	for _, cond := range conds {
-		part, condArgs, err := s.condition(cond)
+		part, condArgs, err := s.condition(c, teamID, cond)
 		if err != nil {
 			return filterPlan{}, err
 		}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -651,7 +652,20 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		}
 		countFrom, countArgs = " FROM "+table+" WHERE +"+w, a
 	}
-	var total int
+	// A PostgreSQL search without filter or ids (see usesSearchTable)
+	// counts in the search table alone, whose rows are narrower than the
+	// collection's; with the count comes the team's row count, for the
+	// page's plan (sortMatches).
+	var total, teamSize int
+	counted := []any{&total}
+	searchOnly := q.Search != "" && q.IDs == nil && len(q.Filter) == 0 && s.usesSearchTable(c, q.Search)
+	countCols := "count(*)"
+	if searchOnly {
+		cond, arg := s.textMatch(`"doc"`, q.Search, false)
+		countCols += ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)"
+		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+cond, []any{c.Table(), teamID, teamID, arg}
+		counted = append(counted, &teamSize)
+	}
 	col, dst := probeColumn(ctx)
 	if unfiltered(q) && db == bun.IDB(s.db) && s.dialect == dialect.PG {
 		if page, ok, err := s.pageWithTotal(ctx, c, teamID, q, from, args); err != nil || ok {
@@ -663,7 +677,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		if total, err = s.teamRows(ctx, db, c, teamID); err != nil {
 			return Page{}, err
 		}
-	} else if err := s.queryRow(ctx, db, "SELECT count(*)"+col+countFrom, countArgs...).Scan(append([]any{&total}, extraOf(dst)...)...); err != nil {
+	} else if err := s.queryRow(ctx, db, "SELECT "+countCols+col+countFrom, countArgs...).Scan(append(counted, extraOf(dst)...)...); err != nil {
 		return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
 	page := Page{Total: total, Records: []Record{}}
@@ -678,7 +692,20 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
 	}
 	query := "SELECT " + selectList(c) + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
-	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), query, append(pageArgs, q.PageSize, q.Offset())...)
+	pageArgs = append(pageArgs, q.PageSize, q.Offset())
+	if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
+		// Few matches: the page's ids come from sorting them in the
+		// search table (through its trigram index), and only the page's
+		// rows are read from the collection table. Otherwise the
+		// planner walks the team's rows in created order and stops at
+		// the page.
+		cond, arg := s.textMatch(`"doc"`, q.Search, false)
+		order := s.orderBy(q.Sort)
+		query = "SELECT " + selectList(c) + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
+			` WHERE "team_id" = ? AND ` + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
+		pageArgs = []any{teamID, teamID, arg, q.PageSize, q.Offset()}
+	}
+	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), query, pageArgs...)
 	if err != nil {
 		return Page{}, err
 	}
@@ -846,12 +873,12 @@ func (s *Store) where(c *collections.Collection, teamID string, q collections.Li
 			parts = append(parts, cond)
 			args = append(args, arg)
 		}
-		cond, condArgs := s.searchMatch(c, q.Search)
+		cond, condArgs := s.searchMatch(c, teamID, q.Search)
 		parts = append(parts, cond)
 		args = append(args, condArgs...)
 	}
 	for _, cond := range q.Filter {
-		sqlPart, condArgs, err := s.condition(cond)
+		sqlPart, condArgs, err := s.condition(c, teamID, cond)
 		if err != nil {
 			return "", nil, err
 		}
@@ -861,9 +888,14 @@ func (s *Store) where(c *collections.Collection, teamID string, q collections.Li
 	return strings.Join(parts, " AND "), args, nil
 }
 
-// searchMatch returns the condition a search for term puts on a row: the
-// term is a substring of one of the searched fields (textMatch).
-func (s *Store) searchMatch(c *collections.Collection, term string) (string, []any) {
+// searchMatch returns the condition a search for term puts on a row of
+// team teamID: the term is a substring of one of the searched fields
+// (textMatch), tested in the search table on PostgreSQL (see
+// usesSearchTable).
+func (s *Store) searchMatch(c *collections.Collection, teamID, term string) (string, []any) {
+	if s.usesSearchTable(c, term) {
+		return s.searchTableMatch(c, teamID, term)
+	}
 	var ors []string
 	var args []any
 	for _, a := range c.Attributes() {
@@ -880,7 +912,9 @@ func (s *Store) searchMatch(c *collections.Collection, term string) (string, []a
 	return "(" + strings.Join(ors, " OR ") + ")", args
 }
 
-func (s *Store) condition(cond collections.Condition) (string, []any, error) {
+// condition returns the SQL of one filter condition on a row of team
+// teamID of c, and its arguments.
+func (s *Store) condition(c *collections.Collection, teamID string, cond collections.Condition) (string, []any, error) {
 	col := quote(cond.Attr.Column)
 	enc := func(v any) (any, error) { return encode(s.dialect, cond.Attr, v) }
 	switch cond.Op {
@@ -890,7 +924,15 @@ func (s *Store) condition(cond collections.Condition) (string, []any, error) {
 		}
 		return col + " IS NOT NULL", nil, nil
 	case collections.OpContains, collections.OpStartsWith:
-		sqlPart, arg := s.textMatch(col, cond.Value.(string), cond.Op == collections.OpStartsWith)
+		term := cond.Value.(string)
+		sqlPart, arg := s.textMatch(col, term, cond.Op == collections.OpStartsWith)
+		if utf8.RuneCountInString(term) >= minIndexedSearch && s.usesSearchTable(c, term) && slices.Contains(searchColumns(c), cond.Attr.Column) {
+			// The search table's trigram index can narrow the rows to
+			// those whose text holds the term somewhere; the field's own
+			// test decides.
+			match, matchArgs := s.searchTableMatch(c, teamID, term)
+			return "(" + sqlPart + " AND " + match + ")", append([]any{arg}, matchArgs...), nil
+		}
 		return sqlPart, []any{arg}, nil
 	case collections.OpIn, collections.OpNin:
 		vals := cond.Value.([]any)

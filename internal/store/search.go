@@ -217,7 +217,7 @@ func ftsQuery(term string) string {
 // the searched columns changed (or it is missing).
 func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collection, have *tableDef, want tableDef) error {
 	if s.dialect == dialect.PG {
-		return s.syncTrigramIndexes(ctx, tx, c, want)
+		return s.syncSearchTable(ctx, tx, c, have, want)
 	}
 	fts, pending := ftsTable(c.Table()), ftsPending(c.Table())
 	exists, err := s.tableExists(ctx, tx, fts)
@@ -231,8 +231,9 @@ func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 	}
 	if exists && have != nil && slices.Equal(have.Search, want.Search) {
-		// Apply what other writers left in the log.
-		if have.SearchFormat >= searchFormat {
+		// Apply what other writers left in the log. (Format 5 changed
+		// only PostgreSQL's search.)
+		if have.SearchFormat >= 4 {
 			return s.FlushSearch(ctx, tx, c)
 		}
 		// An index of an older kit logs inserts through a trigger, keeps
@@ -351,9 +352,19 @@ func (s *Store) tuneSearch(ctx context.Context, tx bun.Tx, fts string) error {
 	return nil
 }
 
-// dropSearch removes the SQLite search index of table and its triggers.
+// dropSearch removes the SQLite search index of table and its triggers;
+// on PostgreSQL the search table's triggers and their functions (the table
+// stays, for syncSearchTable to fill again).
 func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 	if s.dialect == dialect.PG {
+		for _, name := range searchTriggers(table) {
+			if _, err := s.execOnce(ctx, tx, "DROP TRIGGER IF EXISTS "+quote(name)+" ON "+quote(table)); err != nil {
+				return fmt.Errorf("store: drop search trigger: %w", err)
+			}
+			if _, err := s.execOnce(ctx, tx, "DROP FUNCTION IF EXISTS "+quote(name)+"()"); err != nil {
+				return fmt.Errorf("store: drop search trigger: %w", err)
+			}
+		}
 		return nil
 	}
 	for _, op := range []string{"ai", "ad", "au"} {
@@ -369,24 +380,231 @@ func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 	return nil
 }
 
-// syncTrigramIndexes creates a GIN trigram index per searched column when
-// pg_trgm is available (creating the extension if allowed).
-func (s *Store) syncTrigramIndexes(ctx context.Context, tx bun.Tx, c *collections.Collection, want tableDef) error {
-	if len(want.Search) == 0 {
-		return nil
+// The search table (PostgreSQL).
+//
+// On PostgreSQL the text a search looks in is copied to a table of its own
+// (searchTable: team, id, creation time and doc, the searched fields of
+// the row joined by docSeparator), and that table carries the GIN trigram index (pg_trgm)
+// that ILIKE and ~ use. Triggers keep it: a statement-level one inserts
+// the new rows of every INSERT (from its transition table), row-level ones
+// delete and, when the team, the id, the creation time or a searched field
+// changes, update,
+// and TRUNCATE empties it. So every writer keeps it exact, kit or not, in
+// the write's own transaction.
+//
+// The reason is the cost of writes. PostgreSQL writes a new version of a
+// row on every update, and unless the update is HOT (it changes no
+// indexed column) every index of the table gets new entries: a GIN
+// trigram index on the collection table takes every trigram of the text
+// again when an update changes only a number. In the search table a row
+// changes only when its text does. Its narrow rows also make a search that
+// has to read many of them (a common term) cheaper than a pass over the
+// collection's rows.
+//
+// A search matches a row when the term is a substring of its doc, which is
+// the same as being a substring of one of the fields unless the term holds
+// docSeparator; such a term (and any search when noSearchIndex is set)
+// tests the fields themselves, a scan of the team's rows. When pg_trgm
+// cannot be had the table is kept without the index, and searches scan it.
+
+// docSeparator joins the searched fields of a row in the search table's
+// doc. A term without it matches doc where it matches one of the fields.
+const docSeparator = "\x1f"
+
+// searchTable is the name of table's search table on PostgreSQL.
+func searchTable(table string) string { return indexName("sx", table, "search") }
+
+// SearchTable is the name of the PostgreSQL search table that holds the
+// searched text of the collection table table (see syncSearchTable), for
+// tools that load or restore a table in bulk.
+func SearchTable(table string) string { return searchTable(table) }
+
+// searchTriggers names the triggers of table's search table, each with
+// its function (named like it).
+func searchTriggers(table string) []string {
+	var names []string
+	for _, op := range []string{"ins", "upd", "del", "trn"} {
+		names = append(names, indexName("st", table, "search_"+op))
 	}
-	schema, err := s.trigramSchema(ctx, tx)
+	return names
+}
+
+// usesSearchTable reports whether a search for term on c matches the
+// search table's doc rather than the fields.
+func (s *Store) usesSearchTable(c *collections.Collection, term string) bool {
+	return s.dialect == dialect.PG && !s.noSearchIndex && !strings.Contains(term, docSeparator) && len(searchColumns(c)) > 0
+}
+
+// searchTableMatch returns the condition that keeps the rows of team teamID
+// whose searched text (any field) contains term, and its arguments.
+func (s *Store) searchTableMatch(c *collections.Collection, teamID, term string) (string, []any) {
+	cond, arg := s.textMatch(`"doc"`, term, false)
+	return `"id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) + ` WHERE "team_id" = ? AND ` + cond + ")", []any{teamID, arg}
+}
+
+// syncSearchTable makes the search table of c match want: it creates the
+// table and its index, replaces the triggers (they name the columns) and
+// fills the table again when it is new or the searched columns changed.
+// The per-column trigram indexes of kit before searchFormat 5 go.
+func (s *Store) syncSearchTable(ctx context.Context, tx bun.Tx, c *collections.Collection, have *tableDef, want tableDef) error {
+	table := c.Table()
+	if err := s.dropTrigramIndexes(ctx, tx, table); err != nil {
+		return err
+	}
+	if len(want.Search) == 0 {
+		if err := s.dropSearch(ctx, tx, table); err != nil {
+			return err
+		}
+		_, err := s.execOnce(ctx, tx, "DROP TABLE IF EXISTS "+quote(searchTable(table)))
+		return err
+	}
+	trgm, err := s.trigramSchema(ctx, tx)
 	if err != nil {
 		return err
 	}
-	if schema == "" {
-		return nil
+	var schema string
+	if err := s.queryRowOnce(ctx, tx, "SELECT current_schema()").Scan(&schema); err != nil {
+		return fmt.Errorf("store: read the current schema: %w", err)
+	}
+	// The creation time is copied when the collection keeps one (see
+	// List's sorted matches); a table of the other layout is made anew.
+	keys := []string{"team_id", "id"}
+	colDefs := []string{`"team_id" TEXT COLLATE "C" NOT NULL`, `"id" TEXT COLLATE "C" NOT NULL`}
+	if slices.ContainsFunc(c.Attributes(), func(a *collections.Attribute) bool { return a.Column == "created_at" }) {
+		keys = append(keys, "created_at")
+		colDefs = append(colDefs, `"created_at" TIMESTAMPTZ NOT NULL`)
+	}
+	exists, err := s.tableExists(ctx, tx, searchTable(table))
+	if err != nil {
+		return err
+	}
+	if exists {
+		have, err := s.tableColumns(ctx, tx, searchTable(table))
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(have, append(slices.Clone(keys), "doc")) {
+			if _, err := s.execOnce(ctx, tx, "DROP TABLE "+quote(searchTable(table))); err != nil {
+				return fmt.Errorf("store: drop search table of %s: %w", table, err)
+			}
+			exists = false
+		}
+	}
+	fill := !exists || have == nil || !slices.Equal(have.Search, want.Search) || have.SearchFormat < searchFormat
+	st, main := pgIdent(schema)+"."+quote(searchTable(table)), quote(table)
+	index := quote(indexName("sg", table, "search"))
+	doc := func(row string) string {
+		parts := make([]string, len(want.Search))
+		for i, col := range want.Search {
+			parts[i] = "coalesce(" + row + "." + quote(col) + ", '')"
+		}
+		return strings.Join(parts, ` || E'\x1f' || `)
+	}
+	var changed, cols, sets []string
+	for _, col := range keys {
+		changed = append(changed, "OLD."+quote(col)+" IS DISTINCT FROM NEW."+quote(col))
+		cols = append(cols, quote(col))
+		sets = append(sets, quote(col)+" = NEW."+quote(col))
+	}
+	keyList := strings.Join(cols, ", ")
+	copied := func(row string) string {
+		out := make([]string, len(keys))
+		for i, col := range keys {
+			out[i] = row + "." + quote(col)
+		}
+		return strings.Join(out, ", ") + ", " + doc(row)
 	}
 	for _, col := range want.Search {
-		q := fmt.Sprintf("CREATE INDEX IF NOT EXISTS %s ON %s USING gin (%s %s.gin_trgm_ops)",
-			quote(indexName("tg", c.Table(), col)), quote(c.Table()), quote(col), pgIdent(schema))
-		if _, err := s.execOnce(ctx, tx, q); err != nil {
-			return fmt.Errorf("store: create trigram index on %s.%s: %w", c.Table(), col, err)
+		changed = append(changed, "OLD."+quote(col)+" IS DISTINCT FROM NEW."+quote(col))
+		cols = append(cols, quote(col))
+	}
+	trg := searchTriggers(table)
+	fn := func(name, body string) string {
+		return fmt.Sprintf("CREATE OR REPLACE FUNCTION %s.%s() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN %s RETURN NULL; END $kit$",
+			pgIdent(schema), quote(name), body)
+	}
+	stmts := []string{
+		`CREATE TABLE IF NOT EXISTS ` + st + ` (` + strings.Join(colDefs, ", ") + `, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"))`,
+		fn(trg[0], fmt.Sprintf(`INSERT INTO %s (%s, "doc") SELECT %s FROM kit_new AS r;`, st, keyList, copied("r"))),
+		fn(trg[1], fmt.Sprintf(`UPDATE %s SET %s, "doc" = %s WHERE "team_id" = OLD."team_id" AND "id" = OLD."id";`, st, strings.Join(sets, ", "), doc("NEW"))),
+		fn(trg[2], fmt.Sprintf(`DELETE FROM %s WHERE "team_id" = OLD."team_id" AND "id" = OLD."id";`, st)),
+		fn(trg[3], fmt.Sprintf(`TRUNCATE %s;`, st)),
+	}
+	if err := s.dropSearch(ctx, tx, table); err != nil {
+		return err
+	}
+	stmts = append(stmts,
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER INSERT ON %s REFERENCING NEW TABLE AS kit_new FOR EACH STATEMENT EXECUTE FUNCTION %s.%s()`, quote(trg[0]), main, pgIdent(schema), quote(trg[0])),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER UPDATE OF %s ON %s FOR EACH ROW WHEN (%s) EXECUTE FUNCTION %s.%s()`, quote(trg[1]), strings.Join(cols, ", "), main, strings.Join(changed, " OR "), pgIdent(schema), quote(trg[1])),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER DELETE ON %s FOR EACH ROW EXECUTE FUNCTION %s.%s()`, quote(trg[2]), main, pgIdent(schema), quote(trg[2])),
+		fmt.Sprintf(`CREATE TRIGGER %s AFTER TRUNCATE ON %s FOR EACH STATEMENT EXECUTE FUNCTION %s.%s()`, quote(trg[3]), main, pgIdent(schema), quote(trg[3])),
+	)
+	if fill {
+		// The index is built once over the filled table, not row by row.
+		stmts = append(stmts, "DROP INDEX IF EXISTS "+pgIdent(schema)+"."+index, "TRUNCATE "+st,
+			fmt.Sprintf(`INSERT INTO %s (%s, "doc") SELECT %s FROM %s AS r`, st, keyList, copied("r"), main))
+	}
+	if trgm != "" {
+		stmts = append(stmts, fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %s ON %s USING gin ("doc" %s.gin_trgm_ops)`, index, st, pgIdent(trgm)))
+	}
+	if fill {
+		stmts = append(stmts, "ANALYZE "+st)
+	}
+	return s.execAll(ctx, tx, "build", table, stmts...)
+}
+
+// staleSearchTriggers returns the tables (as keys) of the current schema
+// whose search table triggers name another schema: the function bodies
+// name the search table with its schema, so that a writer with another
+// search_path writes the right one, and a renamed schema leaves them
+// naming the old name (every write to the table then fails, loudly). Sync
+// builds them again. Nil on SQLite.
+func (s *Store) staleSearchTriggers(ctx context.Context, tx bun.Tx) (map[string]bool, error) {
+	if s.dialect != dialect.PG {
+		return nil, nil
+	}
+	rows, err := s.queryOnce(ctx, tx, `SELECT c.relname FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_class c ON c.oid = t.tgrelid
+		WHERE p.pronamespace = current_schema()::regnamespace AND t.tgname LIKE 'st\_%\_search\_ins'
+		AND position('"' || replace(current_schema(), '"', '""') || '".' IN p.prosrc) = 0`)
+	if err != nil {
+		return nil, fmt.Errorf("store: read the search triggers: %w", err)
+	}
+	defer rows.Close()
+	stale := map[string]bool{}
+	for rows.Next() {
+		var table string
+		if err := rows.Scan(&table); err != nil {
+			return nil, fmt.Errorf("store: read the search triggers: %w", err)
+		}
+		stale[table] = true
+	}
+	return stale, rows.Err()
+}
+
+// dropTrigramIndexes drops the GIN trigram indexes on table itself, which
+// kit made before the search table (searchFormat 5).
+func (s *Store) dropTrigramIndexes(ctx context.Context, tx bun.Tx, table string) error {
+	var names []string
+	rows, err := s.queryOnce(ctx, tx, `SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? OFFSET 0) AS ix
+		WHERE indexdef LIKE '%gin_trgm_ops%'`, table)
+	if err != nil {
+		return fmt.Errorf("store: read the indexes of %s: %w", table, err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return fmt.Errorf("store: read the indexes of %s: %w", table, err)
+		}
+		names = append(names, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: read the indexes of %s: %w", table, err)
+	}
+	for _, name := range names {
+		if _, err := s.execOnce(ctx, tx, "DROP INDEX "+pgIdent(name)); err != nil {
+			return fmt.Errorf("store: drop trigram index %s: %w", name, err)
 		}
 	}
 	return nil

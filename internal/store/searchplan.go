@@ -154,7 +154,7 @@ const teamSample = 64
 // the team it sampled and how many of those a search for term finds (see
 // sampleTeam).
 func (s *Store) teamShare(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (team, rows, sampled, hits int, err error) {
-	match, matchArgs := s.searchMatch(c, term)
+	match, matchArgs := s.searchMatch(c, teamID, term)
 	rows, k, sampled, held, err := s.sampleTeam(ctx, db, c, teamID, []string{match}, matchArgs)
 	if err != nil || rows == 0 {
 		return 0, 0, 0, 0, err

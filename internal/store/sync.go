@@ -73,7 +73,8 @@ type tableDef struct {
 	// SearchFormat is the layout of the search index: 2 since the SQLite
 	// index is kept through a change log and stores no positions, 3 since
 	// it has kit's merge settings, 4 since new rows are found by a
-	// high-water mark instead of an insert trigger (see search.go). Its
+	// high-water mark instead of an insert trigger, 5 since PostgreSQL's
+	// searched text is in a search table (see search.go). Its
 	// change makes the stored definition differ, so sync brings older
 	// indexes up to date (rebuilding those without a change log).
 	SearchFormat int `json:"searchFormat,omitempty"`
@@ -86,7 +87,7 @@ type tableDef struct {
 }
 
 // searchFormat is the current tableDef.SearchFormat.
-const searchFormat = 4
+const searchFormat = 5
 
 type indexDef struct {
 	Name    string   `json:"name"`
@@ -181,12 +182,16 @@ func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOp
 		if err := CreateMetaTable(ctx, tx); err != nil {
 			return err
 		}
+		stale, err := s.staleSearchTriggers(ctx, tx)
+		if err != nil {
+			return err
+		}
 		var pendingFKs []func() error
 		for _, c := range reg.All() {
 			if c.External() {
 				continue
 			}
-			fk, err := s.syncOne(ctx, tx, c, opts)
+			fk, err := s.syncOne(ctx, tx, c, opts, stale[c.Table()])
 			if err != nil {
 				return err
 			}
@@ -211,7 +216,9 @@ func advisoryKey(name string) int64 {
 	return k
 }
 
-func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collection, opts SyncOptions) ([]func() error, error) {
+// syncOne brings c's table in line with its definition; unless force, an
+// unchanged definition costs one read.
+func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collection, opts SyncOptions, force bool) ([]func() error, error) {
 	want := definitionOf(c)
 	wantJSON, _ := json.Marshal(want)
 	sum := sha256.Sum256(wantJSON)
@@ -220,7 +227,7 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	var row storedCollection
 	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key()).Scan(&row.Definition, &row.Hash)
 	switch {
-	case err == nil && row.Hash == hash:
+	case err == nil && row.Hash == hash && !force:
 		return nil, nil
 	case err != nil && !errors.Is(err, sql.ErrNoRows):
 		return nil, fmt.Errorf("store: read kit_collections: %w", err)

@@ -16,9 +16,47 @@ CREATE TABLE IF NOT EXISTS "blog_posts" (
 
 CREATE INDEX IF NOT EXISTS "ix_blog_posts_team_created" ON "blog_posts" ("team_id", "created_at", "id");
 
-CREATE INDEX IF NOT EXISTS "tg_blog_posts_title" ON "blog_posts" USING gin ("title" "public".gin_trgm_ops);
+DROP TRIGGER IF EXISTS "st_blog_posts_search_ins" ON "blog_posts";
 
-CREATE INDEX IF NOT EXISTS "tg_blog_posts_body" ON "blog_posts" USING gin ("body" "public".gin_trgm_ops);
+DROP FUNCTION IF EXISTS "st_blog_posts_search_ins"();
+
+DROP TRIGGER IF EXISTS "st_blog_posts_search_upd" ON "blog_posts";
+
+DROP FUNCTION IF EXISTS "st_blog_posts_search_upd"();
+
+DROP TRIGGER IF EXISTS "st_blog_posts_search_del" ON "blog_posts";
+
+DROP FUNCTION IF EXISTS "st_blog_posts_search_del"();
+
+DROP TRIGGER IF EXISTS "st_blog_posts_search_trn" ON "blog_posts";
+
+DROP FUNCTION IF EXISTS "st_blog_posts_search_trn"();
+
+CREATE TABLE IF NOT EXISTS "<schema>"."sx_blog_posts_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."body", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_blog_posts_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."body", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_blog_posts_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_trn"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN TRUNCATE "<schema>"."sx_blog_posts_search"; RETURN NULL; END $kit$;
+
+CREATE TRIGGER "st_blog_posts_search_ins" AFTER INSERT ON "blog_posts" REFERENCING NEW TABLE AS kit_new FOR EACH STATEMENT EXECUTE FUNCTION "<schema>"."st_blog_posts_search_ins"();
+
+CREATE TRIGGER "st_blog_posts_search_upd" AFTER UPDATE OF "team_id", "id", "created_at", "title", "body" ON "blog_posts" FOR EACH ROW WHEN (OLD."team_id" IS DISTINCT FROM NEW."team_id" OR OLD."id" IS DISTINCT FROM NEW."id" OR OLD."created_at" IS DISTINCT FROM NEW."created_at" OR OLD."title" IS DISTINCT FROM NEW."title" OR OLD."body" IS DISTINCT FROM NEW."body") EXECUTE FUNCTION "<schema>"."st_blog_posts_search_upd"();
+
+CREATE TRIGGER "st_blog_posts_search_del" AFTER DELETE ON "blog_posts" FOR EACH ROW EXECUTE FUNCTION "<schema>"."st_blog_posts_search_del"();
+
+CREATE TRIGGER "st_blog_posts_search_trn" AFTER TRUNCATE ON "blog_posts" FOR EACH STATEMENT EXECUTE FUNCTION "<schema>"."st_blog_posts_search_trn"();
+
+DROP INDEX IF EXISTS "<schema>"."sg_blog_posts_search";
+
+TRUNCATE "<schema>"."sx_blog_posts_search";
+
+INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."body", '') FROM "blog_posts" AS r;
+
+CREATE INDEX IF NOT EXISTS "sg_blog_posts_search" ON "<schema>"."sx_blog_posts_search" USING gin ("doc" "public".gin_trgm_ops);
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
 
@@ -46,9 +84,47 @@ CREATE UNIQUE INDEX IF NOT EXISTS "ux_shop_categories_title" ON "shop_categories
 
 CREATE INDEX IF NOT EXISTS "ix_shop_categories_title_sort" ON "shop_categories" ("team_id" NULLS FIRST, "title__key" NULLS FIRST, "title" NULLS FIRST, "id" NULLS FIRST);
 
-CREATE INDEX IF NOT EXISTS "tg_shop_categories_title" ON "shop_categories" USING gin ("title" "public".gin_trgm_ops);
+DROP TRIGGER IF EXISTS "st_shop_categories_search_ins" ON "shop_categories";
 
-CREATE INDEX IF NOT EXISTS "tg_shop_categories_description" ON "shop_categories" USING gin ("description" "public".gin_trgm_ops);
+DROP FUNCTION IF EXISTS "st_shop_categories_search_ins"();
+
+DROP TRIGGER IF EXISTS "st_shop_categories_search_upd" ON "shop_categories";
+
+DROP FUNCTION IF EXISTS "st_shop_categories_search_upd"();
+
+DROP TRIGGER IF EXISTS "st_shop_categories_search_del" ON "shop_categories";
+
+DROP FUNCTION IF EXISTS "st_shop_categories_search_del"();
+
+DROP TRIGGER IF EXISTS "st_shop_categories_search_trn" ON "shop_categories";
+
+DROP FUNCTION IF EXISTS "st_shop_categories_search_trn"();
+
+CREATE TABLE IF NOT EXISTS "<schema>"."sx_shop_categories_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."description", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_shop_categories_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."description", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_shop_categories_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_trn"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN TRUNCATE "<schema>"."sx_shop_categories_search"; RETURN NULL; END $kit$;
+
+CREATE TRIGGER "st_shop_categories_search_ins" AFTER INSERT ON "shop_categories" REFERENCING NEW TABLE AS kit_new FOR EACH STATEMENT EXECUTE FUNCTION "<schema>"."st_shop_categories_search_ins"();
+
+CREATE TRIGGER "st_shop_categories_search_upd" AFTER UPDATE OF "team_id", "id", "created_at", "title", "description" ON "shop_categories" FOR EACH ROW WHEN (OLD."team_id" IS DISTINCT FROM NEW."team_id" OR OLD."id" IS DISTINCT FROM NEW."id" OR OLD."created_at" IS DISTINCT FROM NEW."created_at" OR OLD."title" IS DISTINCT FROM NEW."title" OR OLD."description" IS DISTINCT FROM NEW."description") EXECUTE FUNCTION "<schema>"."st_shop_categories_search_upd"();
+
+CREATE TRIGGER "st_shop_categories_search_del" AFTER DELETE ON "shop_categories" FOR EACH ROW EXECUTE FUNCTION "<schema>"."st_shop_categories_search_del"();
+
+CREATE TRIGGER "st_shop_categories_search_trn" AFTER TRUNCATE ON "shop_categories" FOR EACH STATEMENT EXECUTE FUNCTION "<schema>"."st_shop_categories_search_trn"();
+
+DROP INDEX IF EXISTS "<schema>"."sg_shop_categories_search";
+
+TRUNCATE "<schema>"."sx_shop_categories_search";
+
+INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."description", '') FROM "shop_categories" AS r;
+
+CREATE INDEX IF NOT EXISTS "sg_shop_categories_search" ON "<schema>"."sx_shop_categories_search" USING gin ("doc" "public".gin_trgm_ops);
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
 
@@ -93,13 +169,47 @@ CREATE INDEX IF NOT EXISTS "ix_shop_products_stock" ON "shop_products" ("team_id
 
 CREATE INDEX IF NOT EXISTS "ix_shop_products_category_id" ON "shop_products" ("team_id", "category_id");
 
-CREATE INDEX IF NOT EXISTS "tg_shop_products_title" ON "shop_products" USING gin ("title" "public".gin_trgm_ops);
+DROP TRIGGER IF EXISTS "st_shop_products_search_ins" ON "shop_products";
 
-CREATE INDEX IF NOT EXISTS "tg_shop_products_sku" ON "shop_products" USING gin ("sku" "public".gin_trgm_ops);
+DROP FUNCTION IF EXISTS "st_shop_products_search_ins"();
 
-CREATE INDEX IF NOT EXISTS "tg_shop_products_description" ON "shop_products" USING gin ("description" "public".gin_trgm_ops);
+DROP TRIGGER IF EXISTS "st_shop_products_search_upd" ON "shop_products";
 
-CREATE INDEX IF NOT EXISTS "tg_shop_products_category_id" ON "shop_products" USING gin ("category_id" "public".gin_trgm_ops);
+DROP FUNCTION IF EXISTS "st_shop_products_search_upd"();
+
+DROP TRIGGER IF EXISTS "st_shop_products_search_del" ON "shop_products";
+
+DROP FUNCTION IF EXISTS "st_shop_products_search_del"();
+
+DROP TRIGGER IF EXISTS "st_shop_products_search_trn" ON "shop_products";
+
+DROP FUNCTION IF EXISTS "st_shop_products_search_trn"();
+
+CREATE TABLE IF NOT EXISTS "<schema>"."sx_shop_products_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."sku", '') || E'\x1f' || coalesce(r."description", '') || E'\x1f' || coalesce(r."category_id", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_shop_products_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."sku", '') || E'\x1f' || coalesce(NEW."description", '') || E'\x1f' || coalesce(NEW."category_id", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_shop_products_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_trn"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN TRUNCATE "<schema>"."sx_shop_products_search"; RETURN NULL; END $kit$;
+
+CREATE TRIGGER "st_shop_products_search_ins" AFTER INSERT ON "shop_products" REFERENCING NEW TABLE AS kit_new FOR EACH STATEMENT EXECUTE FUNCTION "<schema>"."st_shop_products_search_ins"();
+
+CREATE TRIGGER "st_shop_products_search_upd" AFTER UPDATE OF "team_id", "id", "created_at", "title", "sku", "description", "category_id" ON "shop_products" FOR EACH ROW WHEN (OLD."team_id" IS DISTINCT FROM NEW."team_id" OR OLD."id" IS DISTINCT FROM NEW."id" OR OLD."created_at" IS DISTINCT FROM NEW."created_at" OR OLD."title" IS DISTINCT FROM NEW."title" OR OLD."sku" IS DISTINCT FROM NEW."sku" OR OLD."description" IS DISTINCT FROM NEW."description" OR OLD."category_id" IS DISTINCT FROM NEW."category_id") EXECUTE FUNCTION "<schema>"."st_shop_products_search_upd"();
+
+CREATE TRIGGER "st_shop_products_search_del" AFTER DELETE ON "shop_products" FOR EACH ROW EXECUTE FUNCTION "<schema>"."st_shop_products_search_del"();
+
+CREATE TRIGGER "st_shop_products_search_trn" AFTER TRUNCATE ON "shop_products" FOR EACH STATEMENT EXECUTE FUNCTION "<schema>"."st_shop_products_search_trn"();
+
+DROP INDEX IF EXISTS "<schema>"."sg_shop_products_search";
+
+TRUNCATE "<schema>"."sx_shop_products_search";
+
+INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."sku", '') || E'\x1f' || coalesce(r."description", '') || E'\x1f' || coalesce(r."category_id", '') FROM "shop_products" AS r;
+
+CREATE INDEX IF NOT EXISTS "sg_shop_products_search" ON "<schema>"."sx_shop_products_search" USING gin ("doc" "public".gin_trgm_ops);
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
 
