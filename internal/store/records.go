@@ -653,9 +653,8 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		countFrom, countArgs = " FROM "+table+" WHERE +"+w, a
 	}
 	// A PostgreSQL search without filter or ids (see usesSearchTable)
-	// counts in the search table alone, whose rows are narrower than the
-	// collection's; with the count comes the team's row count, for the
-	// page's plan (sortMatches).
+	// counts in the search table alone, no join; with the count comes the
+	// team's row count, for the page's plan (sortMatches).
 	var total, teamSize int
 	counted := []any{&total}
 	searchOnly := q.Search != "" && q.IDs == nil && len(q.Filter) == 0 && s.usesSearchTable(c, q.Search)

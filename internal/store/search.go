@@ -384,22 +384,26 @@ func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 //
 // On PostgreSQL the text a search looks in is copied to a table of its own
 // (searchTable: team, id, creation time and doc, the searched fields of
-// the row joined by docSeparator), and that table carries the GIN trigram index (pg_trgm)
-// that ILIKE and ~ use. Triggers keep it: a statement-level one inserts
-// the new rows of every INSERT (from its transition table), row-level ones
-// delete and, when the team, the id, the creation time or a searched field
-// changes, update,
-// and TRUNCATE empties it. So every writer keeps it exact, kit or not, in
-// the write's own transaction.
+// the row joined by docSeparator), and that table carries the GIN trigram
+// index (pg_trgm) that ILIKE and ~ use. Triggers on the collection table
+// keep it: a statement-level one inserts the new rows of every INSERT
+// (from its transition table), row-level ones delete and, when the team,
+// the id, the creation time or a searched field changes, update, and
+// TRUNCATE empties it. So every writer keeps it exact, kit or not, in the
+// write's own transaction. The functions name the search table with its
+// schema, so that a writer with another search_path writes the right one
+// (finding it at run time through TG_TABLE_SCHEMA would take dynamic SQL,
+// planned at every call); after the schema is renamed, writes fail until
+// the next sync makes them again (staleSearchTriggers).
 //
 // The reason is the cost of writes. PostgreSQL writes a new version of a
 // row on every update, and unless the update is HOT (it changes no
 // indexed column) every index of the table gets new entries: a GIN
 // trigram index on the collection table takes every trigram of the text
 // again when an update changes only a number. In the search table a row
-// changes only when its text does. Its narrow rows also make a search that
-// has to read many of them (a common term) cheaper than a pass over the
-// collection's rows.
+// changes only when its text does. A search's count reads the search
+// table alone, and its page reads the collection table for the page's
+// rows only (see List).
 //
 // A search matches a row when the term is a substring of its doc, which is
 // the same as being a substring of one of the fields unless the term holds
@@ -419,8 +423,8 @@ func searchTable(table string) string { return indexName("sx", table, "search") 
 // tools that load or restore a table in bulk.
 func SearchTable(table string) string { return searchTable(table) }
 
-// searchTriggers names the triggers of table's search table, each with
-// its function (named like it).
+// searchTriggers names the triggers on table that keep its search table,
+// each with its function (named like it).
 func searchTriggers(table string) []string {
 	var names []string
 	for _, op := range []string{"ins", "upd", "del", "trn"} {
@@ -479,11 +483,11 @@ func (s *Store) syncSearchTable(ctx context.Context, tx bun.Tx, c *collections.C
 		return err
 	}
 	if exists {
-		have, err := s.tableColumns(ctx, tx, searchTable(table))
+		got, err := s.tableColumns(ctx, tx, searchTable(table))
 		if err != nil {
 			return err
 		}
-		if !slices.Equal(have, append(slices.Clone(keys), "doc")) {
+		if !slices.Equal(got, append(slices.Clone(keys), "doc")) {
 			if _, err := s.execOnce(ctx, tx, "DROP TABLE "+quote(searchTable(table))); err != nil {
 				return fmt.Errorf("store: drop search table of %s: %w", table, err)
 			}
@@ -581,12 +585,18 @@ func (s *Store) staleSearchTriggers(ctx context.Context, tx bun.Tx) (map[string]
 	return stale, rows.Err()
 }
 
-// dropTrigramIndexes drops the GIN trigram indexes on table itself, which
-// kit made before the search table (searchFormat 5).
+// dropTrigramIndexes drops the GIN trigram indexes that kit made on table
+// itself before the search table (searchFormat 5), named tg_<table>_<column>
+// (see indexName); trigram indexes of other names are not kit's and stay.
 func (s *Store) dropTrigramIndexes(ctx context.Context, tx bun.Tx, table string) error {
 	var names []string
+	// indexName keeps the first 50 bytes of a long name.
+	prefix := "tg_" + table + "_"
+	if len(prefix) > 50 {
+		prefix = prefix[:50]
+	}
 	rows, err := s.queryOnce(ctx, tx, `SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? OFFSET 0) AS ix
-		WHERE indexdef LIKE '%gin_trgm_ops%'`, table)
+		WHERE indexdef LIKE '%gin_trgm_ops%' AND indexname LIKE ? ESCAPE '\'`, table, likeEscape(prefix)+"%")
 	if err != nil {
 		return fmt.Errorf("store: read the indexes of %s: %w", table, err)
 	}

@@ -171,7 +171,8 @@ func indexName(prefix, table, suffix string) string {
 // Sync brings the tables of every stored (non-external) collection in reg
 // in line with its definition, in one transaction that also serializes
 // concurrent syncs (SQLite's write lock; a PostgreSQL advisory lock). It is
-// idempotent: an unchanged collection costs one read.
+// idempotent: an unchanged collection costs one read (and on PostgreSQL the
+// whole sync one more, for triggers that name a renamed schema).
 func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOptions) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if s.dialect == dialect.PG {
