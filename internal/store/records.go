@@ -660,7 +660,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	searchOnly := q.Search != "" && q.IDs == nil && len(q.Filter) == 0 && s.usesSearchTable(c, q.Search)
 	countCols := "count(*)"
 	if searchOnly {
-		cond, arg := s.textMatch(`"doc"`, q.Search, false)
+		cond, arg := docMatch(q.Search)
 		countCols += ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)"
 		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+cond, []any{c.Table(), teamID, teamID, arg}
 		counted = append(counted, &teamSize)
@@ -698,7 +698,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		// rows are read from the collection table. Otherwise the
 		// planner walks the team's rows in created order and stops at
 		// the page.
-		cond, arg := s.textMatch(`"doc"`, q.Search, false)
+		cond, arg := docMatch(q.Search)
 		order := s.orderBy(q.Sort)
 		query = "SELECT " + selectList(c) + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
 			` WHERE "team_id" = ? AND ` + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order

@@ -384,7 +384,8 @@ func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
 //
 // On PostgreSQL the text a search looks in is copied to a table of its own
 // (searchTable: team, id, creation time and doc, the searched fields of
-// the row joined by docSeparator), and that table carries the GIN trigram
+// the row joined by docSeparator, ASCII letters in lower case: docMatch),
+// and that table carries the GIN trigram
 // index (pg_trgm) that ILIKE and ~ use. Triggers on the collection table
 // keep it: a statement-level one inserts the new rows of every INSERT
 // (from its transition table), row-level ones delete and, when the team,
@@ -439,10 +440,30 @@ func (s *Store) usesSearchTable(c *collections.Collection, term string) bool {
 	return s.dialect == dialect.PG && !s.noSearchIndex && !strings.Contains(term, docSeparator) && len(searchColumns(c)) > 0
 }
 
+// docMatch returns the condition that the search table's doc contains
+// term, and its argument. doc is stored with its ASCII letters in lower
+// case (lower under COLLATE "C", which folds only those, as ILIKE on the
+// fields does), so a plain LIKE with the term's ASCII letters lowered
+// matches where ILIKE would, without folding every row's text again; a
+// term with other cased letters is the regular expression of textMatch,
+// whose classes hold both cases.
+func docMatch(term string) (string, any) {
+	if needsUnicodeFold(term) {
+		return `"doc" ~ ?`, regexFold(term)
+	}
+	lowered := strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, term)
+	return `"doc" LIKE ? ESCAPE '\'`, "%" + likeEscape(lowered) + "%"
+}
+
 // searchTableMatch returns the condition that keeps the rows of team teamID
 // whose searched text (any field) contains term, and its arguments.
 func (s *Store) searchTableMatch(c *collections.Collection, teamID, term string) (string, []any) {
-	cond, arg := s.textMatch(`"doc"`, term, false)
+	cond, arg := docMatch(term)
 	return `"id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) + ` WHERE "team_id" = ? AND ` + cond + ")", []any{teamID, arg}
 }
 
@@ -502,7 +523,7 @@ func (s *Store) syncSearchTable(ctx context.Context, tx bun.Tx, c *collections.C
 		for i, col := range want.Search {
 			parts[i] = "coalesce(" + row + "." + quote(col) + ", '')"
 		}
-		return strings.Join(parts, ` || E'\x1f' || `)
+		return "lower(" + strings.Join(parts, ` || E'\x1f' || `) + ")"
 	}
 	var changed, cols, sets []string
 	for _, col := range keys {

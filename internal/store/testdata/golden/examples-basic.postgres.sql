@@ -32,9 +32,9 @@ DROP FUNCTION IF EXISTS "st_app_tasks_search_trn"();
 
 CREATE TABLE IF NOT EXISTS "<schema>"."sx_app_tasks_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_app_tasks_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_app_tasks_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_app_tasks_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_app_tasks_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '')) FROM kit_new AS r; RETURN NULL; END $kit$;
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_app_tasks_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_app_tasks_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_app_tasks_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_app_tasks_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = lower(coalesce(NEW."title", '')) WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
 CREATE OR REPLACE FUNCTION "<schema>"."st_app_tasks_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_app_tasks_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
@@ -52,7 +52,7 @@ DROP INDEX IF EXISTS "<schema>"."sg_app_tasks_search";
 
 TRUNCATE "<schema>"."sx_app_tasks_search";
 
-INSERT INTO "<schema>"."sx_app_tasks_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') FROM "app_tasks" AS r;
+INSERT INTO "<schema>"."sx_app_tasks_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '')) FROM "app_tasks" AS r;
 
 CREATE INDEX IF NOT EXISTS "sg_app_tasks_search" ON "<schema>"."sx_app_tasks_search" USING gin ("doc" "public".gin_trgm_ops);
 

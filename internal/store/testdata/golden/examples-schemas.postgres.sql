@@ -34,9 +34,9 @@ DROP FUNCTION IF EXISTS "st_blog_posts_search_trn"();
 
 CREATE TABLE IF NOT EXISTS "<schema>"."sx_blog_posts_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."body", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '') || E'\x1f' || coalesce(r."body", '')) FROM kit_new AS r; RETURN NULL; END $kit$;
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_blog_posts_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."body", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_blog_posts_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = lower(coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."body", '')) WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
 CREATE OR REPLACE FUNCTION "<schema>"."st_blog_posts_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_blog_posts_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
@@ -54,7 +54,7 @@ DROP INDEX IF EXISTS "<schema>"."sg_blog_posts_search";
 
 TRUNCATE "<schema>"."sx_blog_posts_search";
 
-INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."body", '') FROM "blog_posts" AS r;
+INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '') || E'\x1f' || coalesce(r."body", '')) FROM "blog_posts" AS r;
 
 CREATE INDEX IF NOT EXISTS "sg_blog_posts_search" ON "<schema>"."sx_blog_posts_search" USING gin ("doc" "public".gin_trgm_ops);
 
@@ -102,9 +102,9 @@ DROP FUNCTION IF EXISTS "st_shop_categories_search_trn"();
 
 CREATE TABLE IF NOT EXISTS "<schema>"."sx_shop_categories_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."description", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '') || E'\x1f' || coalesce(r."description", '')) FROM kit_new AS r; RETURN NULL; END $kit$;
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_shop_categories_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."description", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_shop_categories_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = lower(coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."description", '')) WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
 CREATE OR REPLACE FUNCTION "<schema>"."st_shop_categories_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_shop_categories_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
@@ -122,7 +122,7 @@ DROP INDEX IF EXISTS "<schema>"."sg_shop_categories_search";
 
 TRUNCATE "<schema>"."sx_shop_categories_search";
 
-INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."description", '') FROM "shop_categories" AS r;
+INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '') || E'\x1f' || coalesce(r."description", '')) FROM "shop_categories" AS r;
 
 CREATE INDEX IF NOT EXISTS "sg_shop_categories_search" ON "<schema>"."sx_shop_categories_search" USING gin ("doc" "public".gin_trgm_ops);
 
@@ -187,9 +187,9 @@ DROP FUNCTION IF EXISTS "st_shop_products_search_trn"();
 
 CREATE TABLE IF NOT EXISTS "<schema>"."sx_shop_products_search" ("team_id" TEXT COLLATE "C" NOT NULL, "id" TEXT COLLATE "C" NOT NULL, "created_at" TIMESTAMPTZ NOT NULL, "doc" TEXT COLLATE "C" NOT NULL, PRIMARY KEY ("team_id", "id"));
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."sku", '') || E'\x1f' || coalesce(r."description", '') || E'\x1f' || coalesce(r."category_id", '') FROM kit_new AS r; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_ins"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '') || E'\x1f' || coalesce(r."sku", '') || E'\x1f' || coalesce(r."description", '') || E'\x1f' || coalesce(r."category_id", '')) FROM kit_new AS r; RETURN NULL; END $kit$;
 
-CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_shop_products_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."sku", '') || E'\x1f' || coalesce(NEW."description", '') || E'\x1f' || coalesce(NEW."category_id", '') WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
+CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_upd"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN UPDATE "<schema>"."sx_shop_products_search" SET "team_id" = NEW."team_id", "id" = NEW."id", "created_at" = NEW."created_at", "doc" = lower(coalesce(NEW."title", '') || E'\x1f' || coalesce(NEW."sku", '') || E'\x1f' || coalesce(NEW."description", '') || E'\x1f' || coalesce(NEW."category_id", '')) WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
 CREATE OR REPLACE FUNCTION "<schema>"."st_shop_products_search_del"() RETURNS trigger LANGUAGE plpgsql AS $kit$ BEGIN DELETE FROM "<schema>"."sx_shop_products_search" WHERE "team_id" = OLD."team_id" AND "id" = OLD."id"; RETURN NULL; END $kit$;
 
@@ -207,7 +207,7 @@ DROP INDEX IF EXISTS "<schema>"."sg_shop_products_search";
 
 TRUNCATE "<schema>"."sx_shop_products_search";
 
-INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", coalesce(r."title", '') || E'\x1f' || coalesce(r."sku", '') || E'\x1f' || coalesce(r."description", '') || E'\x1f' || coalesce(r."category_id", '') FROM "shop_products" AS r;
+INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at", "doc") SELECT r."team_id", r."id", r."created_at", lower(coalesce(r."title", '') || E'\x1f' || coalesce(r."sku", '') || E'\x1f' || coalesce(r."description", '') || E'\x1f' || coalesce(r."category_id", '')) FROM "shop_products" AS r;
 
 CREATE INDEX IF NOT EXISTS "sg_shop_products_search" ON "<schema>"."sx_shop_products_search" USING gin ("doc" "public".gin_trgm_ops);
 
