@@ -62,6 +62,26 @@ func (s *Store) queryRowOnce(ctx context.Context, db bun.IDB, query string, args
 	return s.run.QueryRowOnce(ctx, db, query, args...)
 }
 
+// queryStringsOnce runs query (through queryOnce) and returns its rows'
+// single text column, read in full before it returns (so the caller may
+// run statements on the same transaction after).
+func (s *Store) queryStringsOnce(ctx context.Context, db bun.IDB, query string, args ...any) ([]string, error) {
+	rows, err := s.queryOnce(ctx, db, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
 // Warm prepares the fixed-shape statements of every stored collection's
 // record paths (get, insert, delete, exists) outside any transaction, so
 // writes find them cached.

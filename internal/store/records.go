@@ -659,10 +659,12 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	counted := []any{&total}
 	searchOnly := q.Search != "" && q.IDs == nil && len(q.Filter) == 0 && s.usesSearchTable(c, q.Search)
 	countCols := "count(*)"
+	var docCond string
+	var docArg any
 	if searchOnly {
-		cond, arg := docMatch(q.Search)
+		docCond, docArg = docMatch(q.Search)
 		countCols += ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)"
-		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+cond, []any{c.Table(), teamID, teamID, arg}
+		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+docCond, []any{c.Table(), teamID, teamID, docArg}
 		counted = append(counted, &teamSize)
 	}
 	col, dst := probeColumn(ctx)
@@ -698,11 +700,10 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		// rows are read from the collection table. Otherwise the
 		// planner walks the team's rows in created order and stops at
 		// the page.
-		cond, arg := docMatch(q.Search)
 		order := s.orderBy(q.Sort)
 		query = "SELECT " + selectList(c) + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
-			` WHERE "team_id" = ? AND ` + cond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
-		pageArgs = []any{teamID, teamID, arg, q.PageSize, q.Offset()}
+			` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
+		pageArgs = []any{teamID, teamID, docArg, q.PageSize, q.Offset()}
 	}
 	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), query, pageArgs...)
 	if err != nil {

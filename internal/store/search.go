@@ -588,49 +588,31 @@ func (s *Store) staleSearchTriggers(ctx context.Context, tx bun.Tx) (map[string]
 	if s.dialect != dialect.PG {
 		return nil, nil
 	}
-	rows, err := s.queryOnce(ctx, tx, `SELECT c.relname FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_class c ON c.oid = t.tgrelid
+	tables, err := s.queryStringsOnce(ctx, tx, `SELECT c.relname FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_class c ON c.oid = t.tgrelid
 		WHERE p.pronamespace = current_schema()::regnamespace AND t.tgname LIKE 'st\_%\_search\_ins'
 		AND position('"' || replace(current_schema(), '"', '""') || '".' IN p.prosrc) = 0`)
 	if err != nil {
 		return nil, fmt.Errorf("store: read the search triggers: %w", err)
 	}
-	defer rows.Close()
 	stale := map[string]bool{}
-	for rows.Next() {
-		var table string
-		if err := rows.Scan(&table); err != nil {
-			return nil, fmt.Errorf("store: read the search triggers: %w", err)
-		}
+	for _, table := range tables {
 		stale[table] = true
 	}
-	return stale, rows.Err()
+	return stale, nil
 }
 
 // dropTrigramIndexes drops the GIN trigram indexes that kit made on table
 // itself before the search table (searchFormat 5), named tg_<table>_<column>
 // (see indexName); trigram indexes of other names are not kit's and stay.
 func (s *Store) dropTrigramIndexes(ctx context.Context, tx bun.Tx, table string) error {
-	var names []string
 	// indexName keeps the first 50 bytes of a long name.
 	prefix := "tg_" + table + "_"
 	if len(prefix) > 50 {
 		prefix = prefix[:50]
 	}
-	rows, err := s.queryOnce(ctx, tx, `SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? OFFSET 0) AS ix
+	names, err := s.queryStringsOnce(ctx, tx, `SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ? OFFSET 0) AS ix
 		WHERE indexdef LIKE '%gin_trgm_ops%' AND indexname LIKE ? ESCAPE '\'`, table, likeEscape(prefix)+"%")
 	if err != nil {
-		return fmt.Errorf("store: read the indexes of %s: %w", table, err)
-	}
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			rows.Close()
-			return fmt.Errorf("store: read the indexes of %s: %w", table, err)
-		}
-		names = append(names, name)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return fmt.Errorf("store: read the indexes of %s: %w", table, err)
 	}
 	for _, name := range names {

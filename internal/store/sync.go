@@ -321,20 +321,8 @@ func (s *Store) tableColumns(ctx context.Context, tx bun.Tx, table string) ([]st
 	if s.dialect == dialect.PG {
 		q = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
 	}
-	rows, err := s.queryOnce(ctx, tx, q, table)
+	cols, err := s.queryStringsOnce(ctx, tx, q, table)
 	if err != nil {
-		return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
-	}
-	defer rows.Close()
-	var cols []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
-		}
-		cols = append(cols, name)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
 	}
 	return cols, nil
