@@ -40,3 +40,15 @@ func HitRateRecords(n int) []Record { return hitRateRecords(n) }
 
 // BenchRows is KIT_BENCH_ROWS, default 20,000 (see benchRows).
 func BenchRows() int { return benchRows() }
+
+// QueuedInserts reports how many creates wait for a shared statement
+// (PostgreSQL, InsertLogged).
+func (s *Store) QueuedInserts() int {
+	s.inserts.mu.Lock()
+	defer s.inserts.mu.Unlock()
+	n := 0
+	for _, sh := range s.inserts.shapes {
+		n += len(sh.queue)
+	}
+	return n
+}

@@ -236,17 +236,32 @@ func (s *Store) insertParts(c *collections.Collection, rec Record) (cols, marks 
 // InsertLogged is Insert on PostgreSQL as one statement outside any
 // transaction (it commits by itself): the record, its row count and, when
 // ch is not nil, its change log row are written together or not at all
-// (see the top of changes.go). Under a WriteGuard the statement writes
-// only when the guard holds, and returns ErrWriteGuardRefused otherwise.
-// It returns ErrUnsupported on SQLite, whose writes go through RunWrite.
+// (see the top of changes.go). Concurrent creates of a collection may
+// share a statement (see insertbatch.go); each returns once the statement
+// holding its record has committed, with its own outcome. Under a
+// WriteGuard the statement writes only when the guard holds, and returns
+// ErrWriteGuardRefused otherwise. It returns ErrUnsupported on SQLite,
+// whose writes go through RunWrite.
 func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec Record, ch *Change) error {
 	if s.dialect != dialect.PG {
 		return ErrUnsupported
 	}
-	cols, marks, args, err := s.insertParts(c, rec)
+	cols, _, args, err := s.insertParts(c, rec)
 	if err != nil {
 		return err
 	}
+	g, _, _ := stmtGuard(ctx)
+	return s.insertBatched(ctx, c, ch, cols, args, g)
+}
+
+// insertOne writes one record (its columns cols and their values args),
+// its row count and its change row in one statement, under ctx's guard.
+func (s *Store) insertOne(ctx context.Context, c *collections.Collection, cols []string, args []any, ch *Change) error {
+	marks := make([]string, len(cols))
+	for i := range marks {
+		marks[i] = "?"
+	}
+	args = slices.Clip(args)
 	g, cond, garg := stmtGuard(ctx)
 	var q string
 	if g == nil {
@@ -257,7 +272,7 @@ func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec
 		q = "INSERT INTO " + quote(c.Table()) + " (" + strings.Join(cols, ", ") + ") SELECT " + strings.Join(marks, ", ") + " WHERE " + cond
 		args = append(args, garg)
 	}
-	q, args, err = s.logged(c, "", q, `"team_id"`, 1, ch, "SELECT count(*) FROM kit_row", args)
+	q, args, err := s.logged(c, "", q, `"team_id"`, 1, ch, "SELECT count(*) FROM kit_row", args)
 	if err != nil {
 		return err
 	}
