@@ -41,13 +41,13 @@ func HitRateRecords(n int) []Record { return hitRateRecords(n) }
 // BenchRows is KIT_BENCH_ROWS, default 20,000 (see benchRows).
 func BenchRows() int { return benchRows() }
 
-// QueuedInserts reports how many creates wait for a shared statement
-// (PostgreSQL, InsertLogged).
-func (s *Store) QueuedInserts() int {
-	s.inserts.mu.Lock()
-	defer s.inserts.mu.Unlock()
+// QueuedWritesToShare reports how many creates and deletes wait for a
+// shared statement (PostgreSQL: InsertLogged, DeleteLogged).
+func (s *Store) QueuedWritesToShare() int {
+	s.batches.mu.Lock()
+	defer s.batches.mu.Unlock()
 	n := 0
-	for _, sh := range s.inserts.shapes {
+	for _, sh := range s.batches.shapes {
 		n += len(sh.queue)
 	}
 	return n

@@ -237,7 +237,7 @@ func (s *Store) insertParts(c *collections.Collection, rec Record) (cols, marks 
 // transaction (it commits by itself): the record, its row count and, when
 // ch is not nil, its change log row are written together or not at all
 // (see the top of changes.go). Concurrent creates of a collection may
-// share a statement (see insertbatch.go); each returns once the statement
+// share a statement (see batch.go); each returns once the statement
 // holding its record has committed, with its own outcome. Under a
 // WriteGuard the statement writes only when the guard holds, and returns
 // ErrWriteGuardRefused otherwise. It returns ErrUnsupported on SQLite,
@@ -529,6 +529,17 @@ func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, tea
 	if len(refs) > 0 {
 		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
 	}
+	// Concurrent deletes of c may share a statement (see batch.go).
+	g, _, _ := stmtGuard(ctx)
+	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, guard: g}
+	return s.share(keyOf("delete", c, nil, ch != nil, g), r, 9,
+		func(ctx context.Context, r *batchReq) error { return s.deleteOne(ctx, c, r.team, r.id, r.ch) },
+		func(batch []*batchReq) { s.runDeleteBatch(c, batch) })
+}
+
+// deleteOne deletes record id of team teamID, its row count and, when ch
+// is not nil, writes its change row, in one statement, under ctx's guard.
+func (s *Store) deleteOne(ctx context.Context, c *collections.Collection, teamID, id string, ch *Change) error {
 	del, args := "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, []any{teamID, id}
 	g, cond, garg := stmtGuard(ctx)
 	if g != nil {

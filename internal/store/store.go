@@ -65,8 +65,8 @@ type Store struct {
 	scanOnce         sync.Once
 	scanSlots        chan struct{} // SearchScans slots, made by acquireScan
 	run              *sqlexec.Runner
-	writes           writeQueue    // SQLite: writes committed in groups (RunWrite)
-	inserts          insertBatcher // PostgreSQL: creates that share statements (InsertLogged)
+	writes           writeQueue // SQLite: writes committed in groups (RunWrite)
+	batches          batcher    // PostgreSQL: creates and deletes that share statements
 	closed           atomic.Bool
 }
 

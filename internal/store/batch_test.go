@@ -2,9 +2,11 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,9 +17,9 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
-// batchRun is one run of concurrent creates on PostgreSQL: two that take
+// batchRun is one run of concurrent writes on PostgreSQL: two that take
 // the statements' slots while a lock holds them back, then the queued
-// ones, which share the next statement once the lock is released.
+// ones, which share the next statements once the lock is released.
 type batchRun struct {
 	f          *fixture
 	statements atomic.Int64
@@ -36,11 +38,10 @@ func batchRecord(id, sku string) (store.Record, *store.Change) {
 	return rec, &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "create", ItemIDs: []string{id}, CorrelationID: "corr-" + id, Timestamp: now.UnixMilli()}
 }
 
-// run creates first (the slot holders) and then queued, each with its
-// sku (none when empty), under ctxOf's context (ctx when nil), runs
-// whileQueued (when not nil) once all of queued wait, and returns once
-// every create has returned.
-func (b *batchRun) run(t *testing.T, first, queued []string, skus map[string]string, ctxOf func(id string) context.Context, whileQueued func()) {
+// run writes first (the slot holders) and then queued, under ctxOf's
+// context (the test's when nil), runs whileQueued (when not nil) once all
+// of queued wait, and returns once every write has returned.
+func (b *batchRun) run(t *testing.T, first, queued []string, write func(ctx context.Context, id string) error, ctxOf func(id string) context.Context, whileQueued func()) {
 	t.Helper()
 	f, ctx := b.f, t.Context()
 	lock, err := f.db.BeginTx(ctx, nil)
@@ -60,8 +61,7 @@ func (b *batchRun) run(t *testing.T, first, queued []string, skus map[string]str
 			if ctxOf != nil {
 				c = ctxOf(id)
 			}
-			rec, ch := batchRecord(id, skus[id])
-			err := f.s.InsertLogged(c, f.products, rec, ch)
+			err := write(c, id)
 			mu.Lock()
 			b.errs[id] = err
 			mu.Unlock()
@@ -74,7 +74,7 @@ func (b *batchRun) run(t *testing.T, first, queued []string, skus map[string]str
 	for _, id := range queued {
 		start(id)
 	}
-	waitFor(t, func() bool { return f.s.QueuedInserts() == len(queued) })
+	waitFor(t, func() bool { return f.s.QueuedWritesToShare() == len(queued) })
 	if whileQueued != nil {
 		whileQueued()
 	}
@@ -106,11 +106,11 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 }
 
-// changeRows returns the change log's item ids and correlation ids, in
-// position order.
-func changeRows(t *testing.T, f *fixture) (ids, corrs []string) {
+// changeRows returns the item ids and correlation ids of the change log's
+// rows of operation op, in position order.
+func changeRows(t *testing.T, f *fixture, op string) (ids, corrs []string) {
 	t.Helper()
-	rows, err := f.db.QueryContext(t.Context(), `SELECT item_ids, correlation_id FROM kit_changes WHERE collection = 'shopProducts' AND operation = 'create' ORDER BY id`)
+	rows, err := f.db.QueryContext(t.Context(), `SELECT item_ids, correlation_id FROM kit_changes WHERE collection = 'shopProducts' AND operation = ? ORDER BY id`, op)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +123,16 @@ func changeRows(t *testing.T, f *fixture) (ids, corrs []string) {
 		ids, corrs = append(ids, item), append(corrs, corr)
 	}
 	return ids, corrs
+}
+
+// itemID returns the one id of a change row's item_ids.
+func itemID(t *testing.T, item string) string {
+	t.Helper()
+	var ids []string
+	if err := json.Unmarshal([]byte(item), &ids); err != nil || len(ids) != 1 {
+		t.Fatalf("item ids %q: got %v (%v), want one id", item, ids, err)
+	}
+	return ids[0]
 }
 
 // TestConcurrentCreatesOnPostgreSQLShareAStatement: creates of a
@@ -193,10 +203,14 @@ func TestConcurrentCreatesOnPostgreSQLShareAStatement(t *testing.T) {
 					return cx
 				}
 				defer cancel()
-				b.run(t, first, queued, skus, ctxOf, func() {
+				create := func(ctx context.Context, id string) error {
+					rec, ch := batchRecord(id, skus[id])
+					return f.s.InsertLogged(ctx, f.products, rec, ch)
+				}
+				b.run(t, first, queued, create, ctxOf, func() {
 					if c.cancel >= 0 {
 						cancel()
-						waitFor(t, func() bool { return f.s.QueuedInserts() == c.queued-1 })
+						waitFor(t, func() bool { return f.s.QueuedWritesToShare() == c.queued-1 })
 					}
 				})
 				if got := b.statements.Load(); got != c.statements {
@@ -235,14 +249,10 @@ func TestConcurrentCreatesOnPostgreSQLShareAStatement(t *testing.T) {
 				if got := keptCount(t, f.db); got != len(want) {
 					t.Errorf("kept row count: got %d, want %d", got, len(want))
 				}
-				ids, corrs := changeRows(t, f)
+				ids, corrs := changeRows(t, f, "create")
 				var gotIDs []string
 				for i, item := range ids {
-					var id string
-					if _, err := fmt.Sscanf(item, `["%s`, &id); err != nil {
-						t.Fatalf("item ids %q: %v", item, err)
-					}
-					id = id[:len(id)-2] // the closing "]
+					id := itemID(t, item)
 					gotIDs = append(gotIDs, id)
 					if corrs[i] != "corr-"+id {
 						t.Errorf("change of %s: got correlation id %q, want %q", id, corrs[i], "corr-"+id)
@@ -277,6 +287,143 @@ func TestConcurrentCreatesOnPostgreSQLShareAStatement(t *testing.T) {
 							t.Errorf("guard of %s: got %v, want %v", id, got, wantState)
 						}
 					}
+				}
+			})
+		}
+	})
+}
+
+// TestConcurrentDeletesOnPostgreSQLShareAStatement: deletes of a
+// collection that arrive while its statements' slots are taken wait and
+// then go together in one statement, each deleted record with its own row
+// count and change row; in a batch, a record the team does not have is
+// ErrNotFound while the others are deleted; two deletes of one record
+// run alone, so only one is told it deleted it; a batch under a guard
+// deletes when the guard holds and nothing when it does not.
+func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		if e != testdb.EnginePostgres {
+			t.Skip("SQLite writes through its queue")
+		}
+		cases := []struct {
+			name       string
+			queued     []string // record keys: "r<n>" exists in t1, "other" in t2, "none" nowhere
+			guardWant  int64    // 0: no guard; the counter holds 7
+			notFound   []int    // queued deletes that must be ErrNotFound
+			oneOf      []int    // of these queued deletes exactly one deletes, the others are not found
+			statements int64    // issued after the slot holders'
+		}{
+			{name: "deletes that arrive while both slots are taken share one statement", queued: []string{"r0", "r1", "r2", "r3"}, statements: 1},
+			{name: "a record the team does not have is not found while the batch deletes the others", queued: []string{"r0", "none", "other", "r1"}, notFound: []int{1, 2}, statements: 1},
+			{name: "two deletes of one record in a batch run alone and only one deletes it", queued: []string{"r0", "r1", "r1", "r2"}, oneOf: []int{1, 2}, statements: 4},
+			{name: "a batch under a guard that holds deletes every record", queued: []string{"r0", "r1", "r2", "r3"}, guardWant: 7, statements: 1},
+			// The batch and one read of its guard, and the slot holders'
+			// reads of theirs (their deletes found nothing).
+			{name: "a batch under a stale guard deletes nothing", queued: []string{"r0", "r1", "r2", "r3"}, guardWant: 6, statements: 2 + 2},
+		}
+		for n, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				f := newFixture(t, e)
+				ctx := t.Context()
+				if err := store.CreateChangesTable(ctx, f.db); err != nil {
+					t.Fatal(err)
+				}
+				query := newCounter(t, f.db, 7)
+				ids := map[string]string{"none": fmt.Sprintf("d%d-none", n)}
+				for i := range 4 {
+					ids[fmt.Sprintf("r%d", i)] = f.insert(t, f.products, "t1", map[string]any{"title": "kept"})
+				}
+				ids["other"] = f.insert(t, f.products, "t2", map[string]any{"title": "other team"})
+				first := []string{f.insert(t, f.products, "t1", nil), f.insert(t, f.products, "t1", nil)}
+				var queued []string
+				for i, k := range c.queued {
+					queued = append(queued, fmt.Sprintf("%s#%d", ids[k], i)) // one name per delete
+				}
+				recordOf := func(name string) string { id, _, _ := strings.Cut(name, "#"); return id }
+				b := &batchRun{f: f}
+				f.s.ObserveQueries(func(string, []any) { b.statements.Add(1) })
+				guards := map[string]*store.WriteGuard{}
+				var gmu sync.Mutex
+				ctxOf := func(name string) context.Context {
+					if c.guardWant == 0 {
+						return ctx
+					}
+					g := store.NewWriteGuard(query, c.guardWant)
+					gmu.Lock()
+					guards[name] = g
+					gmu.Unlock()
+					return store.WithWriteGuard(ctx, g)
+				}
+				del := func(ctx context.Context, name string) error {
+					id := recordOf(name)
+					ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "delete", ItemIDs: []string{id}, CorrelationID: "corr-" + name}
+					return f.s.DeleteLogged(ctx, f.products, "t1", id, ch)
+				}
+				rowsBefore, keptBefore := countOf(t, f.db, "shop_products"), keptCount(t, f.db)
+				b.run(t, first, queued, del, ctxOf, nil)
+				if got := b.statements.Load(); got != c.statements {
+					t.Errorf("statements after the release: got %d, want %d", got, c.statements)
+				}
+				stale := c.guardWant != 0 && c.guardWant != 7
+				var deleted []string
+				oneOfDeleted := 0
+				for _, name := range append(slices.Clone(first), queued...) {
+					i, err := slices.Index(queued, name), b.errs[name]
+					switch {
+					case stale:
+						if !errors.Is(err, store.ErrWriteGuardRefused) {
+							t.Errorf("delete %s under a stale guard: got %v, want ErrWriteGuardRefused", name, err)
+						}
+						if got := guards[name].State(); got != store.GuardRefused {
+							t.Errorf("guard of %s: got %v, want %v", name, got, store.GuardRefused)
+						}
+						continue
+					case i >= 0 && slices.Contains(c.notFound, i):
+						if !errors.Is(err, store.ErrNotFound) {
+							t.Errorf("delete %s: got %v, want ErrNotFound", name, err)
+						}
+						continue
+					case i >= 0 && slices.Contains(c.oneOf, i):
+						if err == nil {
+							oneOfDeleted++
+							deleted = append(deleted, name)
+						} else if !errors.Is(err, store.ErrNotFound) {
+							t.Errorf("delete %s: got %v, want nil or ErrNotFound", name, err)
+						}
+						continue
+					case err != nil:
+						t.Errorf("delete %s: got %v, want no error", name, err)
+						continue
+					}
+					deleted = append(deleted, name)
+					if c.guardWant != 0 {
+						if got := guards[name].State(); got != store.GuardConfirmed {
+							t.Errorf("guard of %s: got %v, want %v", name, got, store.GuardConfirmed)
+						}
+					}
+				}
+				if len(c.oneOf) > 0 && oneOfDeleted != 1 {
+					t.Errorf("deletes of the same record that deleted it: got %d, want 1", oneOfDeleted)
+				}
+				if got, want := rowsBefore-countOf(t, f.db, "shop_products"), len(deleted); got != want {
+					t.Errorf("records deleted: got %d, want %d", got, want)
+				}
+				if got, want := keptBefore-keptCount(t, f.db), len(deleted); got != want {
+					t.Errorf("records deleted by the kept row count: got %d, want %d", got, want)
+				}
+				items, corrs := changeRows(t, f, "delete")
+				var got []string
+				for i, item := range items {
+					name := strings.TrimPrefix(corrs[i], "corr-")
+					if id := itemID(t, item); id != recordOf(name) {
+						t.Errorf("change row of %s: got item %q, want %q", name, id, recordOf(name))
+					}
+					got = append(got, name)
+				}
+				slices.Sort(got)
+				slices.Sort(deleted)
+				if !slices.Equal(got, deleted) {
+					t.Errorf("change rows for: got %v, want %v", got, deleted)
 				}
 			})
 		}

@@ -1,0 +1,449 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/collectionkit/kit/collections"
+)
+
+// Shared statements (PostgreSQL).
+//
+// InsertLogged and DeleteLogged each write a record's change, its row
+// count and its change row in one statement that commits by itself. Under
+// concurrent writes most of such a statement's cost on the server is not
+// the row: it is the statement (its executor, its trigger, its commit's
+// WAL flush). So the creates of one collection share statements, and so
+// do its deletes, much as SQLite's write queue shares transactions: at
+// most batchesInFlight statements of a shape run at once, and the writes
+// that arrive meanwhile wait and then go together, up to maxBatch of them
+// (a power of two: the rest wait for the next), in one statement run by
+// the first of them. A write that finds a free slot runs at once, alone,
+// as before, so an idle server adds no wait.
+//
+// A batch commits together or not at all. When PostgreSQL rejects it (a
+// unique value taken, by another request or within the batch; a delete a
+// foreign key refuses), each of its writes runs again alone and gets its
+// own outcome; an error that is not the server's answer (a broken
+// connection, after which the batch may have committed) is every member's,
+// as it would be for a statement of its own. A write guard is shared only
+// by writes that want the same counter value through the same query: the
+// batch writes only when the guard holds, and settles every member's
+// guard the same way.
+
+const (
+	// batchesInFlight is how many statements of one shape run at once.
+	batchesInFlight = 2
+	// maxBatch bounds the writes of one shared statement.
+	maxBatch = 64
+)
+
+// maxParams keeps a batch under PostgreSQL's 65,535 parameters per
+// statement: a create's columns, its change row's six and the guard's
+// value. A collection of more than 8,500 columns (beyond PostgreSQL's
+// 1,600 per table) would be the only way to a batch of none.
+const maxParams = 60_000
+
+// batcher queues the writes of every statement shape.
+type batcher struct {
+	mu     sync.Mutex
+	shapes map[batchKey]*batchShape
+}
+
+// batchKey is a statement shape: the operation, the table (and, for a
+// create, its columns), whether the writes log a change, and the guard's
+// query and wanted value.
+type batchKey struct {
+	op, table, cols string
+	logged          bool
+	guard           string
+	want            int64
+}
+
+type batchShape struct {
+	running int
+	queue   []*batchReq
+}
+
+// batchReq is one write waiting for, or running in, a statement.
+type batchReq struct {
+	ctx   context.Context
+	ch    *Change
+	args  []any  // a create's column values, in column order
+	team  string // a delete's record
+	id    string
+	guard *WriteGuard
+	// lead receives the batch to run when this write is its first.
+	lead chan []*batchReq
+	done chan struct{} // closed when err is final
+	err  error
+}
+
+// share runs r: alone, by one, when a statement of key's shape may start,
+// or else in a batch of waiting writes that many runs (setting every
+// member's err). params is a write's share of a statement's parameters.
+func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx context.Context, r *batchReq) error, many func(batch []*batchReq)) error {
+	b := &s.batches
+	b.mu.Lock()
+	if b.shapes == nil {
+		b.shapes = map[batchKey]*batchShape{}
+	}
+	sh := b.shapes[key]
+	if sh == nil {
+		sh = &batchShape{}
+		b.shapes[key] = sh
+	}
+	if sh.running < batchesInFlight {
+		sh.running++
+		b.mu.Unlock()
+		err := one(r.ctx, r)
+		s.shareNext(key, sh, params)
+		return err
+	}
+	r.lead, r.done = make(chan []*batchReq, 1), make(chan struct{})
+	sh.queue = append(sh.queue, r)
+	b.mu.Unlock()
+	run := func(batch []*batchReq) {
+		defer func() {
+			for _, m := range batch {
+				close(m.done)
+			}
+		}()
+		if len(batch) == 1 {
+			// The statement is shared: no member's cancellation may cut
+			// it short.
+			batch[0].err = one(context.WithoutCancel(batch[0].ctx), batch[0])
+			return
+		}
+		many(batch)
+	}
+	select {
+	case batch := <-r.lead:
+		run(batch)
+		s.shareNext(key, sh, params)
+	case <-r.done:
+	case <-r.ctx.Done():
+		b.mu.Lock()
+		for i, q := range sh.queue {
+			if q == r {
+				sh.queue = append(sh.queue[:i], sh.queue[i+1:]...)
+				b.mu.Unlock()
+				return r.ctx.Err()
+			}
+		}
+		b.mu.Unlock()
+		// Already taken into a batch: its outcome is this write's.
+		select {
+		case batch := <-r.lead:
+			run(batch)
+			s.shareNext(key, sh, params)
+		case <-r.done:
+		}
+	}
+	<-r.done
+	return r.err
+}
+
+// shareNext hands the shape's waiting writes, as one batch, to the first
+// of them, or frees the finished statement's slot when none waits.
+func (s *Store) shareNext(key batchKey, sh *batchShape, params int) {
+	b := &s.batches
+	b.mu.Lock()
+	if len(sh.queue) == 0 {
+		sh.running--
+		if sh.running == 0 {
+			delete(b.shapes, key)
+		}
+		b.mu.Unlock()
+		return
+	}
+	// A power of two: each size is a statement of its own in the
+	// prepared statement cache, so a few sizes serve every batch.
+	n := 1
+	for limit := min(len(sh.queue), maxBatch, maxParams/params); n*2 <= limit; {
+		n *= 2
+	}
+	batch := sh.queue[:n:n]
+	sh.queue = append([]*batchReq(nil), sh.queue[n:]...)
+	b.mu.Unlock()
+	batch[0].lead <- batch
+}
+
+// keyOf is the shape key of a write of op on c, logged or not, under g.
+func keyOf(op string, c *collections.Collection, cols []string, logged bool, g *WriteGuard) batchKey {
+	key := batchKey{op: op, table: c.Table(), cols: strings.Join(cols, ","), logged: logged}
+	if g != nil {
+		key.guard, key.want = g.query, g.want
+	}
+	return key
+}
+
+// insertBatched runs InsertLogged's create, alone or in a batch.
+func (s *Store) insertBatched(ctx context.Context, c *collections.Collection, ch *Change, cols []string, args []any, g *WriteGuard) error {
+	r := &batchReq{ctx: ctx, ch: ch, args: args, guard: g}
+	return s.share(keyOf("create", c, cols, ch != nil, g), r, len(args)+7,
+		func(ctx context.Context, r *batchReq) error { return s.insertOne(ctx, c, cols, r.args, r.ch) },
+		func(batch []*batchReq) { s.runInsertBatch(c, cols, batch) })
+}
+
+// runInsertBatch runs a batch of creates as one statement and sets every
+// member's err.
+func (s *Store) runInsertBatch(c *collections.Collection, cols []string, batch []*batchReq) {
+	// The statement is shared: no member's cancellation may cut it short.
+	ctx := context.WithoutCancel(batch[0].ctx)
+	q, args, err := s.batchInsertSQL(c, cols, batch)
+	if err != nil {
+		for _, r := range batch {
+			r.err = err
+		}
+		return
+	}
+	var n int64
+	err = s.queryRowKeyed(ctx, s.db, q, args...).Scan(&n)
+	var ps sqlStater
+	switch {
+	case err == nil:
+		for _, r := range batch {
+			if r.guard != nil {
+				r.err = r.guard.settle(n > 0) // only the guard keeps the rows out
+			}
+		}
+	case errors.As(err, &ps):
+		// PostgreSQL rejected the batch, so nothing of it was written:
+		// each create on its own.
+		for _, r := range batch {
+			r.err = s.insertOne(context.WithoutCancel(r.ctx), c, cols, r.args, r.ch)
+		}
+	default:
+		err = classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
+		for _, r := range batch {
+			r.err = err
+		}
+	}
+}
+
+// batchInsertSQL is the statement of a batch: its records (the first row's
+// values cast to the columns' types, which then type the other rows, as
+// the columns type an INSERT's own VALUES), their row counts per team and,
+// when logged, their change rows, written only when the records are (a
+// guard that does not hold writes none of them).
+func (s *Store) batchInsertSQL(c *collections.Collection, cols []string, batch []*batchReq) (string, []any, error) {
+	types := s.columnTypes(c)
+	var b strings.Builder
+	args := make([]any, 0, len(batch)*(len(cols)+6)+1)
+	b.WriteString("WITH kit_row AS (INSERT INTO " + quote(c.Table()) + " (" + strings.Join(cols, ", ") + ") SELECT * FROM (VALUES ")
+	for i, r := range batch {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteByte('(')
+		for j := range cols {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			if i == 0 {
+				b.WriteString("CAST(? AS " + types[cols[j]] + ")")
+			} else {
+				b.WriteByte('?')
+			}
+		}
+		b.WriteByte(')')
+		args = append(args, r.args...)
+	}
+	b.WriteString(") AS kit_v")
+	if g := batch[0].guard; g != nil {
+		b.WriteString(" WHERE (" + g.query + ") = ?")
+		args = append(args, g.want)
+	}
+	// The table name passed validIdent (quote): a safe literal.
+	fmt.Fprintf(&b, ` RETURNING "team_id"), kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", count(*) FROM kit_row GROUP BY "team_id")`, c.Table())
+	if batch[0].ch != nil {
+		// The records' insert takes the transaction id first (the
+		// EXISTS runs before any row's nextval), as changes.go requires.
+		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
+			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), kit_c.* FROM (VALUES `)
+		for i, r := range batch {
+			ids, err := json.Marshal(r.ch.ItemIDs)
+			if err != nil {
+				return "", nil, err
+			}
+			if i == 0 {
+				b.WriteString("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))")
+			} else {
+				b.WriteString(", (?, ?, ?, ?, ?, ?)")
+			}
+			args = append(args, r.ch.TeamID, r.ch.Collection, r.ch.Operation, string(ids), r.ch.CorrelationID, r.ch.Timestamp)
+		}
+		b.WriteString(") AS kit_c WHERE EXISTS (SELECT 1 FROM kit_row))")
+	}
+	b.WriteString(" SELECT count(*) FROM kit_row")
+	return b.String(), args, nil
+}
+
+// columnTypes maps the quoted name of each column of c's table that
+// insertParts may write to its SQL type, without collation (a sort key is
+// text).
+func (s *Store) columnTypes(c *collections.Collection) map[string]string {
+	types := map[string]string{}
+	for _, a := range c.Attributes() {
+		types[quote(a.Column)] = strings.TrimSuffix(columnType(s.dialect, a), ` COLLATE "C"`)
+		if hasSortKey(a) {
+			types[quote(sortKeyColumn(a))] = "TEXT"
+		}
+	}
+	return types
+}
+
+// runDeleteBatch runs a batch of deletes as one statement and sets every
+// member's err: nil for a record the statement deleted, ErrNotFound for
+// one the team did not have (or ErrWriteGuardRefused when the guard did
+// not hold). Two deletes of the same record run alone, one after the
+// other, so that only one of them is told it deleted it.
+func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) {
+	ctx := context.WithoutCancel(batch[0].ctx)
+	alone := func() {
+		for _, r := range batch {
+			r.err = s.deleteOne(context.WithoutCancel(r.ctx), c, r.team, r.id, r.ch)
+		}
+	}
+	seen := map[[2]string]bool{}
+	for _, r := range batch {
+		k := [2]string{r.team, r.id}
+		if seen[k] {
+			alone()
+			return
+		}
+		seen[k] = true
+	}
+	// In (team, id) order: two batches that share records lock them in
+	// the same order, so neither waits for the other in a deadlock.
+	slices.SortFunc(batch, func(a, b *batchReq) int {
+		return cmp.Or(strings.Compare(a.team, b.team), strings.Compare(a.id, b.id))
+	})
+	q, args, err := deleteBatchSQL(c, batch)
+	if err != nil {
+		for _, r := range batch {
+			r.err = err
+		}
+		return
+	}
+	deleted, err := s.deletedKeys(ctx, q, args)
+	var ps sqlStater
+	switch {
+	case errors.As(err, &ps):
+		// PostgreSQL rejected the batch, so nothing of it was written:
+		// each delete on its own.
+		alone()
+		return
+	case err != nil:
+		err = deleteError(c, err)
+		for _, r := range batch {
+			r.err = err
+		}
+		return
+	}
+	if g := batch[0].guard; g != nil {
+		held := len(deleted) > 0
+		if !held {
+			// Nothing deleted: the guard failed, or no record was there.
+			if err := s.readGuard(ctx, s.db, g); err != nil && !errors.Is(err, ErrWriteGuardRefused) {
+				for _, r := range batch {
+					r.err = err
+				}
+				return
+			}
+			held = g.State() == GuardConfirmed
+		}
+		for _, r := range batch {
+			if err := r.guard.settle(held); err != nil {
+				r.err = err
+			}
+		}
+		if !held {
+			return
+		}
+	}
+	for _, r := range batch {
+		if !deleted[[2]string{r.team, r.id}] {
+			r.err = ErrNotFound
+		}
+	}
+}
+
+// deletedKeys runs a batch's delete and returns the (team, id) of the
+// records it deleted.
+func (s *Store) deletedKeys(ctx context.Context, q string, args []any) (map[[2]string]bool, error) {
+	rows, err := s.queryKeyed(ctx, s.db, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	deleted := map[[2]string]bool{}
+	for rows.Next() {
+		var team, id string
+		if err := rows.Scan(&team, &id); err != nil {
+			return nil, err
+		}
+		deleted[[2]string{team, id}] = true
+	}
+	return deleted, rows.Err()
+}
+
+// deleteBatchSQL is the statement of a batch of deletes: the records (of
+// their own teams), the row counts per team and, when logged, a change row
+// for each record deleted. It returns the deleted records' team and id.
+func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any, error) {
+	logged := batch[0].ch != nil
+	var b strings.Builder
+	args := make([]any, 0, len(batch)*8+1)
+	b.WriteString("WITH kit_v AS (SELECT * FROM (VALUES ")
+	for i, r := range batch {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		switch {
+		case i == 0 && logged:
+			b.WriteString("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))")
+		case i == 0:
+			b.WriteString("(CAST(? AS TEXT), CAST(? AS TEXT))")
+		case logged:
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?)")
+		default:
+			b.WriteString("(?, ?)")
+		}
+		args = append(args, r.team, r.id)
+		if logged {
+			ids, err := json.Marshal(r.ch.ItemIDs)
+			if err != nil {
+				return "", nil, err
+			}
+			args = append(args, r.ch.TeamID, r.ch.Collection, r.ch.Operation, string(ids), r.ch.CorrelationID, r.ch.Timestamp)
+		}
+	}
+	b.WriteString(") AS kit_x (team, id")
+	if logged {
+		b.WriteString(", c_team, c_collection, c_operation, c_ids, c_correlation, c_ts")
+	}
+	b.WriteString(`)), kit_row AS (DELETE FROM ` + quote(c.Table()) + ` WHERE ("team_id", "id") IN (SELECT team, id FROM kit_v)`)
+	if g := batch[0].guard; g != nil {
+		b.WriteString(" AND (" + g.query + ") = ?")
+		args = append(args, g.want)
+	}
+	// The table name passed validIdent (quote): a safe literal.
+	fmt.Fprintf(&b, ` RETURNING "team_id", "id"), kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", -count(*) FROM kit_row GROUP BY "team_id")`, c.Table())
+	if logged {
+		// Joined to the deleted rows, which take the transaction id
+		// before any change row's nextval, as changes.go requires.
+		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
+			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), v.c_team, v.c_collection, v.c_operation, v.c_ids, v.c_correlation, v.c_ts
+			FROM kit_v AS v JOIN kit_row AS r ON r."team_id" = v.team AND r."id" = v.id)`)
+	}
+	b.WriteString(` SELECT "team_id", "id" FROM kit_row`)
+	return b.String(), args, nil
+}
