@@ -15,27 +15,32 @@ import (
 
 // Shared statements (PostgreSQL).
 //
-// InsertLogged and DeleteLogged each write a record's change, its row
-// count and its change row in one statement that commits by itself. Under
-// concurrent writes most of such a statement's cost on the server is not
-// the row: it is the statement (its executor, its trigger, its commit's
-// WAL flush). So the creates of one collection share statements, and so
-// do its deletes, much as SQLite's write queue shares transactions: at
-// most batchesInFlight statements of a shape run at once, and the writes
-// that arrive meanwhile wait and then go together, up to maxBatch of them
-// (a power of two: the rest wait for the next), in one statement run by
-// the first of them. A write that finds a free slot runs at once, alone,
-// as before, so an idle server adds no wait.
+// InsertLogged, UpdateLogged and DeleteLogged each write a record's
+// change, its row count and its change row in one statement that commits
+// by itself. Under concurrent writes most of such a statement's cost on
+// the server is not the row: it is the statement (its executor, its
+// triggers, its commit's WAL flush). So the creates of one collection
+// share statements, and so do its deletes and its updates that set and
+// compare the same columns, much as SQLite's write queue shares
+// transactions: at most batchesInFlight statements of a shape run at once,
+// and the writes that arrive meanwhile wait and then go together, up to
+// maxBatch of them (a power of two: the rest wait for the next), in one
+// statement run by the first of them. A write that finds a free slot runs
+// at once, alone, as before, so an idle server adds no wait.
 //
 // A batch commits together or not at all. When PostgreSQL rejects it (a
 // unique value taken, by another request or within the batch; a delete a
 // foreign key refuses), each of its writes runs again alone and gets its
 // own outcome; an error that is not the server's answer (a broken
 // connection, after which the batch may have committed) is every member's,
-// as it would be for a statement of its own. A write guard is shared only
+// as it would be for a statement of its own. Two updates or deletes of the
+// same record in one batch run alone, one after the other, so that each
+// sees the other's outcome as it would on its own. A batch locks the rows
+// it changes in (team, id) order, so two batches never wait for each other
+// in a deadlock over the records they share. A write guard is shared only
 // by writes that want the same counter value through the same query: the
-// batch writes only when the guard holds, and settles every member's
-// guard the same way.
+// batch writes only when the guard holds, and settles every member's guard
+// the same way.
 
 const (
 	// batchesInFlight is how many statements of one shape run at once.
@@ -45,7 +50,8 @@ const (
 )
 
 // maxParams keeps a batch under PostgreSQL's 65,535 parameters per
-// statement: a create's columns, its change row's six and the guard's
+// statement: a write's values (a create's columns; an update's record,
+// owner, set and compared values), its change row's six and the guard's
 // value. A collection of more than 8,500 columns (beyond PostgreSQL's
 // 1,600 per table) would be the only way to a batch of none.
 const maxParams = 60_000
@@ -75,10 +81,16 @@ type batchShape struct {
 type batchReq struct {
 	ctx   context.Context
 	ch    *Change
-	args  []any  // a create's column values, in column order
-	team  string // a delete's record
+	args  []any  // a create's column values, an update's set values
+	team  string // an update's or a delete's record
 	id    string
-	guard *WriteGuard
+	owner string // an update's owner ("": any)
+	// differ holds an update's compared values.
+	differ []any
+	guard  *WriteGuard
+	// before and written are an update's outcome.
+	before  Record
+	written bool
 	// lead receives the batch to run when this write is its first.
 	lead chan []*batchReq
 	done chan struct{} // closed when err is final
@@ -445,5 +457,187 @@ func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any
 			FROM kit_v AS v JOIN kit_row AS r ON r."team_id" = v.team AND r."id" = v.id)`)
 	}
 	b.WriteString(` SELECT "team_id", "id" FROM kit_row`)
+	return b.String(), args, nil
+}
+
+// runUpdateBatch runs a batch of updates (of shape u) as one statement and
+// sets every member's outcome: the record as it was before and whether it
+// was written, or ErrNotFound for a record the statement did not find (or
+// ErrWriteGuardRefused when the guard did not hold). Two updates of the
+// same record run alone, one after the other.
+func (s *Store) runUpdateBatch(c *collections.Collection, u *update, batch []*batchReq) {
+	ctx := context.WithoutCancel(batch[0].ctx)
+	alone := func() {
+		for _, r := range batch {
+			r.before, r.written = nil, false
+			r.err = s.updateOne(context.WithoutCancel(r.ctx), c, u, r)
+		}
+	}
+	seen := map[[2]string]bool{}
+	for _, r := range batch {
+		k := [2]string{r.team, r.id}
+		if seen[k] {
+			alone()
+			return
+		}
+		seen[k] = true
+	}
+	q, args, err := s.updateBatchSQL(c, u, batch)
+	if err != nil {
+		for _, r := range batch {
+			r.err = err
+		}
+		return
+	}
+	found := 0
+	var k int64
+	var written bool
+	rows, err := s.queryKeyed(ctx, s.db, q, args...)
+	_, err = s.scanRowsEach(c, []any{&k, &written}, rows, err, func(rec Record) {
+		if k >= 0 && int(k) < len(batch) {
+			batch[k].before, batch[k].written = rec, written
+			found++
+		}
+	})
+	var ps sqlStater
+	switch {
+	case errors.As(err, &ps):
+		// PostgreSQL rejected the batch, so nothing of it was written:
+		// each update on its own.
+		alone()
+		return
+	case err != nil:
+		err = classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
+		for _, r := range batch {
+			r.err = err
+		}
+		return
+	}
+	if g := batch[0].guard; g != nil {
+		held := found > 0
+		if !held {
+			if err := s.readGuard(ctx, s.db, g); err != nil && !errors.Is(err, ErrWriteGuardRefused) {
+				for _, r := range batch {
+					r.err = err
+				}
+				return
+			}
+			held = g.State() == GuardConfirmed
+		}
+		for _, r := range batch {
+			if err := r.guard.settle(held); err != nil {
+				r.err = err
+			}
+		}
+		if !held {
+			return
+		}
+	}
+	for _, r := range batch {
+		if r.before == nil {
+			r.err = ErrNotFound
+		}
+	}
+}
+
+// updateBatchSQL is the statement of a batch of updates: it locks the
+// records (of their teams and, for an update by owner, of that owner) in
+// (team, id) order, writes each that one compared value differs from, and,
+// when logged, a change row for each written. Its rows are the records as
+// they were, each with its position in the batch and whether it was
+// written.
+func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*batchReq) (string, []any, error) {
+	types := s.columnTypes(c)
+	logged, byOwner := batch[0].ch != nil, batch[0].owner != ""
+	setCols := make([]string, len(u.sets))
+	for i, set := range u.sets {
+		setCols[i] = strings.TrimSuffix(set, " = ?")
+	}
+	var first, names []string
+	cast := func(name, typ string) {
+		names = append(names, name)
+		first = append(first, "CAST(? AS "+typ+")")
+	}
+	cast("k", "INTEGER")
+	cast("team", "TEXT")
+	cast("id", "TEXT")
+	if byOwner {
+		cast("owner", "TEXT")
+	}
+	for i, col := range setCols {
+		cast(fmt.Sprintf("s%d", i), types[col])
+	}
+	for i, col := range u.compared {
+		cast(fmt.Sprintf("d%d", i), types[col])
+	}
+	if logged {
+		for _, n := range []string{"c_team", "c_collection", "c_operation", "c_ids", "c_correlation"} {
+			cast(n, "TEXT")
+		}
+		cast("c_ts", "BIGINT")
+	}
+	var b strings.Builder
+	var args []any
+	b.WriteString("WITH kit_v AS (SELECT * FROM (VALUES ")
+	for i, r := range batch {
+		if i > 0 {
+			b.WriteString(", (" + strings.Repeat("?, ", len(names)-1) + "?)")
+		} else {
+			b.WriteString("(" + strings.Join(first, ", ") + ")")
+		}
+		args = append(args, i, r.team, r.id)
+		if byOwner {
+			args = append(args, r.owner)
+		}
+		args = append(args, r.args...)
+		args = append(args, r.differ...)
+		if logged {
+			ids, err := json.Marshal(r.ch.ItemIDs)
+			if err != nil {
+				return "", nil, err
+			}
+			args = append(args, r.ch.TeamID, r.ch.Collection, r.ch.Operation, string(ids), r.ch.CorrelationID, r.ch.Timestamp)
+		}
+	}
+	table := quote(c.Table())
+	b.WriteString(") AS kit_x (" + strings.Join(names, ", ") + ")), kit_before AS (SELECT ")
+	for _, a := range c.Attributes() {
+		b.WriteString("kit_t." + quote(a.Column) + ", ")
+	}
+	b.WriteString("kit_v.k AS kit_k FROM " + table + ` AS kit_t JOIN kit_v ON kit_t."team_id" = kit_v.team AND kit_t."id" = kit_v.id`)
+	if byOwner {
+		owner, ok := c.Attribute("owner")
+		if !ok {
+			return "", nil, fmt.Errorf("store: update %s: no owner attribute", c.Table())
+		}
+		b.WriteString(" AND kit_t." + quote(owner.Column) + " = kit_v.owner")
+	}
+	if g := batch[0].guard; g != nil {
+		b.WriteString(" WHERE (" + g.query + ") = ?")
+		args = append(args, g.want)
+	}
+	b.WriteString(` ORDER BY kit_t."team_id", kit_t."id" FOR UPDATE OF kit_t), kit_row AS (UPDATE ` + table + " SET ")
+	for i, col := range setCols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s = kit_v.s%d", col, i)
+	}
+	b.WriteString(" FROM kit_before JOIN kit_v ON kit_v.k = kit_before.kit_k WHERE " + table + `."team_id" = kit_before."team_id" AND ` + table + `."id" = kit_before."id" AND (`)
+	for i, col := range u.compared {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		fmt.Fprintf(&b, "kit_before.%s IS DISTINCT FROM kit_v.d%d", col, i)
+	}
+	b.WriteString(")  RETURNING kit_v.k AS kit_w)")
+	if logged {
+		// Joined to the written rows, which take the transaction id
+		// before any change row's nextval, as changes.go requires.
+		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
+			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), kit_v.c_team, kit_v.c_collection, kit_v.c_operation, kit_v.c_ids, kit_v.c_correlation, kit_v.c_ts
+			FROM kit_v JOIN kit_row ON kit_row.kit_w = kit_v.k)`)
+	}
+	b.WriteString(" SELECT " + selectList(c) + ", kit_k, kit_w IS NOT NULL FROM kit_before LEFT JOIN kit_row ON kit_w = kit_k")
 	return b.String(), args, nil
 }

@@ -429,3 +429,210 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 		}
 	})
 }
+
+// TestConcurrentUpdatesOnPostgreSQLShareAStatement: updates of a
+// collection that set and compare the same fields and arrive while its
+// statements' slots are taken wait and then go together in one statement,
+// each returning the record as it was and whether it was written, with a
+// change row for each written; an update that changes nothing writes
+// nothing; a record the team (or the owner) does not have is ErrNotFound
+// while the others are written; a batch PostgreSQL rejects (a unique
+// value taken) writes each update on its own; two updates of one record
+// run alone; a batch under a stale guard writes nothing.
+func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		if e != testdb.EnginePostgres {
+			t.Skip("SQLite writes through its queue")
+		}
+		type upd struct {
+			record string // "r<n>" of t1 (r3 owned by u2), "none"
+			title  string // "": a new title of its own; "=": the stored one
+			sku    string // set too when not empty
+		}
+		cases := []struct {
+			name       string
+			owner      string // every update's owner filter
+			queued     []upd
+			guardWant  int64 // 0: no guard; the counter holds 7
+			notFound   []int
+			unchanged  []int
+			oneOf      []int // exactly one of these is written, the others fail
+			same       []int // two updates of one record, one after the other
+			statements int64 // issued after the slot holders'
+		}{
+			{name: "updates that arrive while both slots are taken share one statement", queued: []upd{{record: "r0"}, {record: "r1"}, {record: "r2"}, {record: "r3"}}, statements: 1},
+			{name: "an update that changes nothing writes nothing and logs no change", queued: []upd{{record: "r0"}, {record: "r1", title: "="}, {record: "r2"}, {record: "r3"}}, unchanged: []int{1}, statements: 1},
+			{name: "a record the team or the owner does not have is not found while the others are written", owner: "u1", queued: []upd{{record: "r0"}, {record: "none"}, {record: "r3"}, {record: "r1"}}, notFound: []int{1, 2}, statements: 1},
+			{name: "a batch with a unique value taken twice writes each update on its own", queued: []upd{{record: "r0"}, {record: "r1", sku: "dup"}, {record: "r2", sku: "dup"}, {record: "r3"}}, oneOf: []int{1, 2}, statements: 1 + 4},
+			{name: "two updates of one record in a batch run alone", queued: []upd{{record: "r0"}, {record: "r1"}, {record: "r1"}, {record: "r2"}}, same: []int{1, 2}, statements: 4},
+			{name: "a batch under a guard that holds writes every update", queued: []upd{{record: "r0"}, {record: "r1"}, {record: "r2"}, {record: "r3"}}, guardWant: 7, statements: 1},
+			// The batch and one read of its guard, and the slot holders'
+			// reads of theirs (their updates found nothing).
+			{name: "a batch under a stale guard writes nothing", queued: []upd{{record: "r0"}, {record: "r1"}, {record: "r2"}, {record: "r3"}}, guardWant: 6, statements: 2 + 2},
+		}
+		for n, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				f := newFixture(t, e)
+				ctx := t.Context()
+				if err := store.CreateChangesTable(ctx, f.db); err != nil {
+					t.Fatal(err)
+				}
+				query := newCounter(t, f.db, 7)
+				ids := map[string]string{"none": fmt.Sprintf("u%d-none", n)}
+				for i := range 3 {
+					ids[fmt.Sprintf("r%d", i)] = f.insert(t, f.products, "t1", map[string]any{"title": "stored"})
+				}
+				ids["r3"] = f.insert(t, f.products, "t1", map[string]any{"title": "stored"})
+				if _, err := f.db.ExecContext(ctx, `UPDATE shop_products SET owner = 'u2' WHERE id = ?`, ids["r3"]); err != nil {
+					t.Fatal(err)
+				}
+				first := []string{f.insert(t, f.products, "t1", map[string]any{"title": "stored"}), f.insert(t, f.products, "t1", map[string]any{"title": "stored"})}
+				spec := map[string]upd{}
+				var queued []string
+				for i, q := range c.queued {
+					name := fmt.Sprintf("%s#%d", ids[q.record], i)
+					queued = append(queued, name)
+					spec[name] = q
+				}
+				recordOf := func(name string) string { id, _, _ := strings.Cut(name, "#"); return id }
+				b := &batchRun{f: f}
+				f.s.ObserveQueries(func(string, []any) { b.statements.Add(1) })
+				guards := map[string]*store.WriteGuard{}
+				var mu sync.Mutex
+				ctxOf := func(name string) context.Context {
+					if c.guardWant == 0 {
+						return ctx
+					}
+					g := store.NewWriteGuard(query, c.guardWant)
+					mu.Lock()
+					guards[name] = g
+					mu.Unlock()
+					return store.WithWriteGuard(ctx, g)
+				}
+				befores, written := map[string]store.Record{}, map[string]bool{}
+				write := func(ctx context.Context, name string) error {
+					title := "new " + name
+					if spec[name].title == "=" {
+						title = "stored"
+					}
+					changes := store.Record{"title": title}
+					if sku := spec[name].sku; sku != "" {
+						changes["sku"] = sku
+					}
+					ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "update", ItemIDs: []string{recordOf(name)}, CorrelationID: "corr-" + name}
+					before, w, err := f.s.UpdateLogged(ctx, f.products, "t1", recordOf(name), c.owner, changes, store.Record{"title": title}, ch)
+					mu.Lock()
+					befores[name], written[name] = before, w
+					mu.Unlock()
+					return err
+				}
+				if c.queued[1].sku != "" {
+					// Every update of the run sets the same fields.
+					write = func(ctx context.Context, name string) error {
+						sku := spec[name].sku
+						if sku == "" {
+							sku = "sku " + name
+						}
+						ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "update", ItemIDs: []string{recordOf(name)}, CorrelationID: "corr-" + name}
+						before, w, err := f.s.UpdateLogged(ctx, f.products, "t1", recordOf(name), c.owner, store.Record{"title": "new " + name, "sku": sku}, store.Record{"title": "new " + name}, ch)
+						mu.Lock()
+						befores[name], written[name] = before, w
+						mu.Unlock()
+						return err
+					}
+				}
+				b.run(t, first, queued, write, ctxOf, nil)
+				if got := b.statements.Load(); got != c.statements {
+					t.Errorf("statements after the release: got %d, want %d", got, c.statements)
+				}
+				stale := c.guardWant != 0 && c.guardWant != 7
+				var logged []string
+				oneOfWritten := 0
+				for _, name := range append(slices.Clone(first), queued...) {
+					i, err := slices.Index(queued, name), b.errs[name]
+					switch {
+					case stale:
+						if !errors.Is(err, store.ErrWriteGuardRefused) {
+							t.Errorf("update %s under a stale guard: got %v, want ErrWriteGuardRefused", name, err)
+						}
+						continue
+					case i >= 0 && slices.Contains(c.notFound, i):
+						if !errors.Is(err, store.ErrNotFound) {
+							t.Errorf("update %s: got %v, want ErrNotFound", name, err)
+						}
+						continue
+					case i >= 0 && slices.Contains(c.oneOf, i):
+						if err == nil {
+							oneOfWritten++
+							logged = append(logged, name)
+						}
+						continue
+					case err != nil:
+						t.Errorf("update %s: got %v, want no error", name, err)
+						continue
+					case i >= 0 && slices.Contains(c.same, i):
+						logged = append(logged, name)
+						continue
+					}
+					if got := befores[name]["title"]; got != "stored" {
+						t.Errorf("update %s: got the record before with title %v, want %q", name, got, "stored")
+					}
+					if got, want := written[name], !(i >= 0 && slices.Contains(c.unchanged, i)); got != want {
+						t.Errorf("update %s written: got %v, want %v", name, got, want)
+					}
+					if written[name] {
+						logged = append(logged, name)
+						if got := titleOf(t, f.db, recordOf(name)); got != "new "+name {
+							t.Errorf("title of %s: got %q, want %q", name, got, "new "+name)
+						}
+					}
+					if c.guardWant != 0 {
+						if got := guards[name].State(); got != store.GuardConfirmed {
+							t.Errorf("guard of %s: got %v, want %v", name, got, store.GuardConfirmed)
+						}
+					}
+				}
+				if len(c.same) == 2 {
+					// The later of the two saw the earlier's title, and
+					// left its own.
+					a, b := queued[c.same[0]], queued[c.same[1]]
+					if befores[a]["title"] != "stored" {
+						a, b = b, a
+					}
+					if got := befores[b]["title"]; befores[a]["title"] != "stored" || got != "new "+a {
+						t.Errorf("records before of two updates of one record: got %v and %v, want %q and %q", befores[a]["title"], got, "stored", "new "+a)
+					}
+					if got := titleOf(t, f.db, recordOf(a)); got != "new "+b {
+						t.Errorf("title after two updates of one record: got %q, want %q", got, "new "+b)
+					}
+				}
+				if len(c.oneOf) > 0 && oneOfWritten != 1 {
+					t.Errorf("updates with the same unique value that were written: got %d, want 1", oneOfWritten)
+				}
+				if stale || len(c.notFound) > 0 {
+					for _, name := range queued {
+						if b.errs[name] != nil && recordOf(name) != ids["none"] {
+							if got := titleOf(t, f.db, recordOf(name)); got != "stored" {
+								t.Errorf("title of %s after a failed update: got %q, want %q", name, got, "stored")
+							}
+						}
+					}
+				}
+				items, corrs := changeRows(t, f, "update")
+				var got []string
+				for i, item := range items {
+					name := strings.TrimPrefix(corrs[i], "corr-")
+					if id := itemID(t, item); id != recordOf(name) {
+						t.Errorf("change row of %s: got item %q, want %q", name, id, recordOf(name))
+					}
+					got = append(got, name)
+				}
+				slices.Sort(got)
+				slices.Sort(logged)
+				if !slices.Equal(got, logged) {
+					t.Errorf("change rows for: got %v, want %v", got, logged)
+				}
+			})
+		}
+	})
+}

@@ -56,6 +56,12 @@ func (s *Store) scanKeyedAnd(ctx context.Context, db bun.IDB, c *collections.Col
 // scanRows reads the records of rows, the result of a query (err its
 // error), closing rows.
 func (s *Store) scanRows(c *collections.Collection, extra []any, rows *sql.Rows, err error) ([]Record, error) {
+	return s.scanRowsEach(c, extra, rows, err, nil)
+}
+
+// scanRowsEach is scanRows calling each (when not nil) after every row is
+// read, while extra holds that row's values.
+func (s *Store) scanRowsEach(c *collections.Collection, extra []any, rows *sql.Rows, err error, each func(Record)) ([]Record, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: query %s: %w", c.Table(), err)
 	}
@@ -81,6 +87,9 @@ func (s *Store) scanRows(c *collections.Collection, extra []any, rows *sql.Rows,
 			rec[a.Name] = v
 		}
 		out = append(out, rec)
+		if each != nil {
+			each(rec)
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store: read %s: %w", c.Table(), err)
@@ -412,11 +421,6 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 	if s.dialect != dialect.PG {
 		return nil, false, ErrUnsupported
 	}
-	g, cond, garg := stmtGuard(ctx)
-	sub, args, err := lockedGet(c, teamID, id, ownerID, cond, garg)
-	if err != nil {
-		return nil, false, err
-	}
 	sets, setArgs, err := s.setList(c, changes)
 	if err != nil {
 		return nil, false, err
@@ -424,9 +428,8 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 	if len(sets) == 0 {
 		return nil, false, errors.New("store: UpdateLogged: nothing to set")
 	}
-	args = append(args, setArgs...)
-	table, before := quote(c.Table()), quote("kit_before")
-	var ors []string
+	var compared []string
+	var differArgs []any
 	for _, a := range c.Attributes() {
 		v, ok := differ[a.Name]
 		if !ok {
@@ -439,32 +442,69 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 		if err != nil {
 			return nil, false, err
 		}
-		ors = append(ors, before+"."+quote(a.Column)+" IS DISTINCT FROM ?")
-		args = append(args, ev)
+		compared = append(compared, quote(a.Column))
+		differArgs = append(differArgs, ev)
 	}
-	if len(ors) == 0 {
+	if len(compared) == 0 {
 		return nil, false, errors.New("store: UpdateLogged: nothing to compare")
 	}
-	q := "UPDATE " + table + " SET " + strings.Join(sets, ", ") + " FROM " + before +
+	// Concurrent updates of c that set and compare the same columns may
+	// share a statement (see batch.go).
+	u := &update{sets: sets, compared: compared}
+	g, _, _ := stmtGuard(ctx)
+	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, owner: ownerID, args: setArgs, differ: differArgs, guard: g}
+	shape := strings.Join(sets, ",") + "|" + strings.Join(compared, ",")
+	if ownerID != "" {
+		shape += "|owner"
+	}
+	err = s.share(keyOf("update", c, []string{shape}, ch != nil, g), r, len(setArgs)+len(differArgs)+10,
+		func(ctx context.Context, r *batchReq) error { return s.updateOne(ctx, c, u, r) },
+		func(batch []*batchReq) { s.runUpdateBatch(c, u, batch) })
+	return r.before, r.written, err
+}
+
+// update is the shape of an UpdateLogged: its assignments ("column = ?")
+// and the quoted columns its values are compared with.
+type update struct {
+	sets, compared []string
+}
+
+// updateOne runs update r alone, in one statement under its context's
+// guard, setting r.before and r.written.
+func (s *Store) updateOne(ctx context.Context, c *collections.Collection, u *update, r *batchReq) error {
+	g, cond, garg := stmtGuard(ctx)
+	sub, args, err := lockedGet(c, r.team, r.id, r.owner, cond, garg)
+	if err != nil {
+		return err
+	}
+	args = append(args, r.args...)
+	table, before := quote(c.Table()), quote("kit_before")
+	ors := make([]string, len(u.compared))
+	for i, col := range u.compared {
+		ors[i] = before + "." + col + " IS DISTINCT FROM ?"
+	}
+	args = append(args, r.differ...)
+	q := "UPDATE " + table + " SET " + strings.Join(u.sets, ", ") + " FROM " + before +
 		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
 		" AND (" + strings.Join(ors, " OR ") + ")"
-	q, args, err = s.logged(c, before+" AS ("+sub+")", q, table+`."team_id"`, 0, ch,
+	q, args, err = s.logged(c, before+" AS ("+sub+")", q, table+`."team_id"`, 0, r.ch,
 		"SELECT "+before+".*, (SELECT count(*) FROM kit_row) FROM "+before, args)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
 	var written int64
 	recs, err := s.scanKeyedAnd(ctx, s.db, c, []any{&written}, q, args...)
 	if err != nil {
-		return nil, false, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
+		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
 	if err := s.settleGuard(ctx, g, int64(len(recs))); err != nil {
-		return nil, false, err
+		return err
 	}
 	if len(recs) == 0 {
-		return nil, false, ErrNotFound
+		return ErrNotFound
 	}
-	return recs[0], written > 0, nil
+	r.before, r.written = recs[0], written > 0
+	return nil
 }
 
 // ComparesInSQL reports whether UpdateLogged can compare attribute name
