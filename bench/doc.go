@@ -1103,6 +1103,33 @@
 //     1.66x and 1.18x, the mixed search 2.65x and 2.54x to 5.29x and
 //     3.88x, search-2% 3.67x and 4.67x to 8.58x and 4.38x, search-10%
 //     2.34x and 2.25x to 3.72x and 2.72x; results identical.
+//   - PostgreSQL writes that share statements (ddda081 creates, c2c5be2
+//     deletes, c89fc63 updates, 2026-11-25 03:30 to 03:55 UTC;
+//     internal/store/batch.go).
+//     At the database, pgbench -M prepared, 8 clients, on the tables a
+//     --db run leaves: the baseline's INSERT ran at 7,807 tps on its
+//     table, a plain INSERT into kit's table at 4,473 (6,862 with the
+//     search table's trigger off, 7,526 without the sort key's index as
+//     well, 7,653 with the trigger back on and neither index: the
+//     trigram index's pending-list writes are most of the difference, a
+//     larger gin_pending_list_limit did not change it: 64 kB 3,152,
+//     1 MB 4,743, 16 MB 4,683, 64 MB 4,353), kit's whole create statement
+//     at 3,475 to 3,636. WAL per create: baseline 1,060 bytes in 6.1
+//     records, kit's INSERT 6,651 bytes (11.0 records, 0.2 full-page
+//     images), kit's statement 4,589 bytes (13.7 records). The same
+//     statement with four records in one VALUES list: 1,730 tps, 6,923
+//     records/s (1.9x). So concurrent creates now share statements; two
+//     alternating pairs of --workloads create --duration 4s --rounds 2:
+//     0.59x and 0.68x before, 1.12x and 1.05x after (p99 1.53x and 1.39x
+//     to 0.95x and 0.91x; kit's 1,787 req/s to 2,938 and 3,190; database
+//     CPU 94% and 97% of a core to 58% and 61%). Deletes the same way,
+//     two pairs of --workloads delete,create: delete 0.60x and 0.79x
+//     before, 1.42x and 1.52x after (p99 1.69x and 1.09x to 0.67x and
+//     0.60x), create 1.08x and 1.07x against 0.97x and 0.96x (the same
+//     code for creates: the noise). Updates that set the same fields the
+//     same way (c89fc63), two pairs of --workloads update: 0.70x and
+//     0.67x before, 1.26x and 1.48x after (p99 1.52x and 1.32x to 0.70x
+//     and 0.59x; database CPU 90% and 87% of a core to 54% and 55%).
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
