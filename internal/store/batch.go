@@ -114,15 +114,27 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 	if sh.running < batchesInFlight {
 		sh.running++
 		b.mu.Unlock()
-		err := one(r.ctx, r)
-		s.shareNext(key, sh, params)
-		return err
+		defer s.shareNext(key, sh, params) // a panic in one frees the slot too
+		return one(r.ctx, r)
 	}
 	r.lead, r.done = make(chan []*batchReq, 1), make(chan struct{})
 	sh.queue = append(sh.queue, r)
 	b.mu.Unlock()
+	// run runs batch on this goroutine and hands the slot on. Should it
+	// panic, the other members get an error (their writes may or may not
+	// have committed) and the panic goes on on this write's goroutine.
 	run := func(batch []*batchReq) {
+		defer s.shareNext(key, sh, params)
 		defer func() {
+			if p := recover(); p != nil {
+				for _, m := range batch {
+					if m != r {
+						m.err = fmt.Errorf("store: the shared %s statement of %s panicked: %v", key.op, key.table, p)
+					}
+					close(m.done)
+				}
+				panic(p)
+			}
 			for _, m := range batch {
 				close(m.done)
 			}
@@ -138,7 +150,6 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 	select {
 	case batch := <-r.lead:
 		run(batch)
-		s.shareNext(key, sh, params)
 	case <-r.done:
 	case <-r.ctx.Done():
 		b.mu.Lock()
@@ -154,7 +165,6 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 		select {
 		case batch := <-r.lead:
 			run(batch)
-			s.shareNext(key, sh, params)
 		case <-r.done:
 		}
 	}

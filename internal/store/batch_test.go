@@ -636,3 +636,59 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 		}
 	})
 }
+
+// TestASharedStatementThatPanicsFailsItsWritesAndFreesItsSlot: when the
+// statement of a batch panics (here in the query hook), the write that ran
+// it panics on its own goroutine, the batch's other writes get an error
+// instead of waiting forever or reporting success, and the shape's next
+// writes run as usual.
+func TestASharedStatementThatPanicsFailsItsWritesAndFreesItsSlot(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		if e != testdb.EnginePostgres {
+			t.Skip("SQLite writes through its queue")
+		}
+		f := newFixture(t, e)
+		if err := store.CreateChangesTable(t.Context(), f.db); err != nil {
+			t.Fatal(err)
+		}
+		b := &batchRun{f: f}
+		var panics atomic.Int64
+		f.s.ObserveQueries(func(q string, _ []any) {
+			if strings.Contains(q, "SELECT * FROM (VALUES") && panics.Add(1) == 1 {
+				panic("boom")
+			}
+		})
+		create := func(ctx context.Context, id string) (err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					err = fmt.Errorf("panicked: %v", p)
+				}
+			}()
+			rec, ch := batchRecord(id, "")
+			return f.s.InsertLogged(ctx, f.products, rec, ch)
+		}
+		queued := []string{"p-0", "p-1", "p-2", "p-3"}
+		b.run(t, []string{"p-first-a", "p-first-b"}, queued, create, nil, nil)
+		panicked := 0
+		for _, id := range queued {
+			switch err := b.errs[id]; {
+			case err == nil:
+				t.Errorf("create %s in the batch that panicked: got no error, want one", id)
+			case strings.HasPrefix(err.Error(), "panicked: boom"):
+				panicked++
+			}
+		}
+		if panicked != 1 {
+			t.Errorf("creates that panicked: got %d, want 1 (the one that ran the statement)", panicked)
+		}
+		if got := countOf(t, f.db, "shop_products"); got != 2 {
+			t.Errorf("records: got %d, want 2 (the slot holders')", got)
+		}
+		b.run(t, []string{"q-first-a", "q-first-b"}, []string{"q-0", "q-1"}, create, nil, nil)
+		for _, id := range []string{"q-first-a", "q-first-b", "q-0", "q-1"} {
+			if err := b.errs[id]; err != nil {
+				t.Errorf("create %s after the panic: got %v, want no error", id, err)
+			}
+		}
+	})
+}
