@@ -1130,6 +1130,13 @@
 //     same way (c89fc63), two pairs of --workloads update: 0.70x and
 //     0.67x before, 1.26x and 1.48x after (p99 1.52x and 1.32x to 0.70x
 //     and 0.59x; database CPU 90% and 87% of a core to 54% and 55%).
+//     Statements in flight per shape (batchesInFlight), 1, 2 and 4,
+//     alternating, two rounds of --workloads create,update,delete
+//     --duration 4s --rounds 2 (04:00 to 04:05 UTC): with 2, create 1.07x
+//     and 1.11x, update 1.33x and 1.45x, delete 1.57x and 1.61x; with 1,
+//     0.86x and 0.96x (p99 3.67x and 3.52x: the next batch waits for the
+//     whole statement before it), 1.19x and 1.32x, 1.53x and 1.45x; with
+//     4, 1.06x and 1.01x, 1.32x and 1.13x, 1.39x and 1.41x. Two it is.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
