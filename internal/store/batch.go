@@ -221,9 +221,7 @@ func (s *Store) runInsertBatch(c *collections.Collection, cols []string, batch [
 	ctx := context.WithoutCancel(batch[0].ctx)
 	q, args, err := s.batchInsertSQL(c, cols, batch)
 	if err != nil {
-		for _, r := range batch {
-			r.err = err
-		}
+		failAll(batch, err)
 		return
 	}
 	var n int64
@@ -243,10 +241,7 @@ func (s *Store) runInsertBatch(c *collections.Collection, cols []string, batch [
 			r.err = s.insertOne(context.WithoutCancel(r.ctx), c, cols, r.args, r.ch)
 		}
 	default:
-		err = classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
-		for _, r := range batch {
-			r.err = err
-		}
+		failAll(batch, classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err)))
 	}
 }
 
@@ -334,14 +329,9 @@ func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) {
 			r.err = s.deleteOne(context.WithoutCancel(r.ctx), c, r.team, r.id, r.ch)
 		}
 	}
-	seen := map[[2]string]bool{}
-	for _, r := range batch {
-		k := [2]string{r.team, r.id}
-		if seen[k] {
-			alone()
-			return
-		}
-		seen[k] = true
+	if sameRecordTwice(batch) {
+		alone()
+		return
 	}
 	// In (team, id) order: two batches that share records lock them in
 	// the same order, so neither waits for the other in a deadlock.
@@ -350,9 +340,7 @@ func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) {
 	})
 	q, args, err := deleteBatchSQL(c, batch)
 	if err != nil {
-		for _, r := range batch {
-			r.err = err
-		}
+		failAll(batch, err)
 		return
 	}
 	deleted, err := s.deletedKeys(ctx, q, args)
@@ -365,37 +353,10 @@ func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) {
 		return
 	case err != nil:
 		err = deleteError(c, err)
-		for _, r := range batch {
-			r.err = err
-		}
+		failAll(batch, err)
 		return
 	}
-	if g := batch[0].guard; g != nil {
-		held := len(deleted) > 0
-		if !held {
-			// Nothing deleted: the guard failed, or no record was there.
-			if err := s.readGuard(ctx, s.db, g); err != nil && !errors.Is(err, ErrWriteGuardRefused) {
-				for _, r := range batch {
-					r.err = err
-				}
-				return
-			}
-			held = g.State() == GuardConfirmed
-		}
-		for _, r := range batch {
-			if err := r.guard.settle(held); err != nil {
-				r.err = err
-			}
-		}
-		if !held {
-			return
-		}
-	}
-	for _, r := range batch {
-		if !deleted[[2]string{r.team, r.id}] {
-			r.err = ErrNotFound
-		}
-	}
+	s.settleBatch(ctx, batch, len(deleted), func(r *batchReq) bool { return !deleted[[2]string{r.team, r.id}] })
 }
 
 // deletedKeys runs a batch's delete and returns the (team, id) of the
@@ -483,20 +444,13 @@ func (s *Store) runUpdateBatch(c *collections.Collection, u *update, batch []*ba
 			r.err = s.updateOne(context.WithoutCancel(r.ctx), c, u, r)
 		}
 	}
-	seen := map[[2]string]bool{}
-	for _, r := range batch {
-		k := [2]string{r.team, r.id}
-		if seen[k] {
-			alone()
-			return
-		}
-		seen[k] = true
+	if sameRecordTwice(batch) {
+		alone()
+		return
 	}
 	q, args, err := s.updateBatchSQL(c, u, batch)
 	if err != nil {
-		for _, r := range batch {
-			r.err = err
-		}
+		failAll(batch, err)
 		return
 	}
 	found := 0
@@ -518,18 +472,37 @@ func (s *Store) runUpdateBatch(c *collections.Collection, u *update, batch []*ba
 		return
 	case err != nil:
 		err = classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
-		for _, r := range batch {
-			r.err = err
-		}
+		failAll(batch, err)
 		return
 	}
+	s.settleBatch(ctx, batch, found, func(r *batchReq) bool { return r.before == nil })
+}
+
+// sameRecordTwice reports whether two writes of batch name the same
+// record.
+func sameRecordTwice(batch []*batchReq) bool {
+	seen := map[[2]string]bool{}
+	for _, r := range batch {
+		k := [2]string{r.team, r.id}
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+	}
+	return false
+}
+
+// settleBatch sets the outcome of a batch of updates or deletes whose
+// statement found found records: under a guard, finding some means it
+// held, and finding none means it did not or no record was there, which
+// one read of the guard decides; when it held (or there is none), each
+// member that missing reports is ErrNotFound.
+func (s *Store) settleBatch(ctx context.Context, batch []*batchReq, found int, missing func(*batchReq) bool) {
 	if g := batch[0].guard; g != nil {
 		held := found > 0
 		if !held {
 			if err := s.readGuard(ctx, s.db, g); err != nil && !errors.Is(err, ErrWriteGuardRefused) {
-				for _, r := range batch {
-					r.err = err
-				}
+				failAll(batch, err)
 				return
 			}
 			held = g.State() == GuardConfirmed
@@ -544,9 +517,16 @@ func (s *Store) runUpdateBatch(c *collections.Collection, u *update, batch []*ba
 		}
 	}
 	for _, r := range batch {
-		if r.before == nil {
+		if missing(r) {
 			r.err = ErrNotFound
 		}
+	}
+}
+
+// failAll gives every member of batch err.
+func failAll(batch []*batchReq, err error) {
+	for _, r := range batch {
+		r.err = err
 	}
 }
 

@@ -125,6 +125,62 @@ func changeRows(t *testing.T, f *fixture, op string) (ids, corrs []string) {
 	return ids, corrs
 }
 
+// newBatchFixture returns a fixture with the change log and a guard
+// counter holding 7, and the counter's guard query.
+func newBatchFixture(t *testing.T, e testdb.Engine) (*fixture, string) {
+	t.Helper()
+	f := newFixture(t, e)
+	if err := store.CreateChangesTable(t.Context(), f.db); err != nil {
+		t.Fatal(err)
+	}
+	return f, newCounter(t, f.db, 7)
+}
+
+// wantChangeRows checks that the change log's rows of operation op are
+// one for each write named in want (a write's name is its correlation id
+// after "corr-"), each for the record recordOf names.
+func wantChangeRows(t *testing.T, f *fixture, op string, recordOf func(name string) string, want []string) {
+	t.Helper()
+	items, corrs := changeRows(t, f, op)
+	var got []string
+	for i, item := range items {
+		name := strings.TrimPrefix(corrs[i], "corr-")
+		if id := itemID(t, item); id != recordOf(name) {
+			t.Errorf("change row of %s: got item %q, want %q", name, id, recordOf(name))
+		}
+		got = append(got, name)
+	}
+	slices.Sort(got)
+	want = slices.Sorted(slices.Values(want))
+	if !slices.Equal(got, want) {
+		t.Errorf("change rows for: got %v, want %v", got, want)
+	}
+}
+
+// guardedContexts returns ctxOf, which gives each write (by name) ctx
+// under a guard of its own wanting want from query (ctx itself when want
+// is 0), and guards, which returns the guard a write was given.
+func guardedContexts(ctx context.Context, query string, want int64) (ctxOf func(name string) context.Context, guards func(name string) *store.WriteGuard) {
+	var mu sync.Mutex
+	made := map[string]*store.WriteGuard{}
+	ctxOf = func(name string) context.Context {
+		if want == 0 {
+			return ctx
+		}
+		g := store.NewWriteGuard(query, want)
+		mu.Lock()
+		made[name] = g
+		mu.Unlock()
+		return store.WithWriteGuard(ctx, g)
+	}
+	guards = func(name string) *store.WriteGuard {
+		mu.Lock()
+		defer mu.Unlock()
+		return made[name]
+	}
+	return ctxOf, guards
+}
+
 // itemID returns the one id of a change row's item_ids.
 func itemID(t *testing.T, item string) string {
 	t.Helper()
@@ -167,12 +223,8 @@ func TestConcurrentCreatesOnPostgreSQLShareAStatement(t *testing.T) {
 		}
 		for n, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				f := newFixture(t, e)
+				f, query := newBatchFixture(t, e)
 				ctx := t.Context()
-				if err := store.CreateChangesTable(ctx, f.db); err != nil {
-					t.Fatal(err)
-				}
-				query := newCounter(t, f.db, 7)
 				b := &batchRun{f: f}
 				f.s.ObserveQueries(func(string, []any) { b.statements.Add(1) })
 				first := []string{fmt.Sprintf("c%d-first-a", n), fmt.Sprintf("c%d-first-b", n)}
@@ -323,12 +375,8 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 		}
 		for n, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				f := newFixture(t, e)
+				f, query := newBatchFixture(t, e)
 				ctx := t.Context()
-				if err := store.CreateChangesTable(ctx, f.db); err != nil {
-					t.Fatal(err)
-				}
-				query := newCounter(t, f.db, 7)
 				ids := map[string]string{"none": fmt.Sprintf("d%d-none", n)}
 				for i := range 4 {
 					ids[fmt.Sprintf("r%d", i)] = f.insert(t, f.products, "t1", map[string]any{"title": "kept"})
@@ -342,18 +390,7 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 				recordOf := func(name string) string { id, _, _ := strings.Cut(name, "#"); return id }
 				b := &batchRun{f: f}
 				f.s.ObserveQueries(func(string, []any) { b.statements.Add(1) })
-				guards := map[string]*store.WriteGuard{}
-				var gmu sync.Mutex
-				ctxOf := func(name string) context.Context {
-					if c.guardWant == 0 {
-						return ctx
-					}
-					g := store.NewWriteGuard(query, c.guardWant)
-					gmu.Lock()
-					guards[name] = g
-					gmu.Unlock()
-					return store.WithWriteGuard(ctx, g)
-				}
+				ctxOf, guards := guardedContexts(ctx, query, c.guardWant)
 				del := func(ctx context.Context, name string) error {
 					id := recordOf(name)
 					ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "delete", ItemIDs: []string{id}, CorrelationID: "corr-" + name}
@@ -374,7 +411,7 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 						if !errors.Is(err, store.ErrWriteGuardRefused) {
 							t.Errorf("delete %s under a stale guard: got %v, want ErrWriteGuardRefused", name, err)
 						}
-						if got := guards[name].State(); got != store.GuardRefused {
+						if got := guards(name).State(); got != store.GuardRefused {
 							t.Errorf("guard of %s: got %v, want %v", name, got, store.GuardRefused)
 						}
 						continue
@@ -397,7 +434,7 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 					}
 					deleted = append(deleted, name)
 					if c.guardWant != 0 {
-						if got := guards[name].State(); got != store.GuardConfirmed {
+						if got := guards(name).State(); got != store.GuardConfirmed {
 							t.Errorf("guard of %s: got %v, want %v", name, got, store.GuardConfirmed)
 						}
 					}
@@ -411,20 +448,7 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 				if got, want := keptBefore-keptCount(t, f.db), len(deleted); got != want {
 					t.Errorf("records deleted by the kept row count: got %d, want %d", got, want)
 				}
-				items, corrs := changeRows(t, f, "delete")
-				var got []string
-				for i, item := range items {
-					name := strings.TrimPrefix(corrs[i], "corr-")
-					if id := itemID(t, item); id != recordOf(name) {
-						t.Errorf("change row of %s: got item %q, want %q", name, id, recordOf(name))
-					}
-					got = append(got, name)
-				}
-				slices.Sort(got)
-				slices.Sort(deleted)
-				if !slices.Equal(got, deleted) {
-					t.Errorf("change rows for: got %v, want %v", got, deleted)
-				}
+				wantChangeRows(t, f, "delete", recordOf, deleted)
 			})
 		}
 	})
@@ -472,12 +496,8 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 		}
 		for n, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				f := newFixture(t, e)
+				f, query := newBatchFixture(t, e)
 				ctx := t.Context()
-				if err := store.CreateChangesTable(ctx, f.db); err != nil {
-					t.Fatal(err)
-				}
-				query := newCounter(t, f.db, 7)
 				ids := map[string]string{"none": fmt.Sprintf("u%d-none", n)}
 				for i := range 3 {
 					ids[fmt.Sprintf("r%d", i)] = f.insert(t, f.products, "t1", map[string]any{"title": "stored"})
@@ -497,18 +517,8 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 				recordOf := func(name string) string { id, _, _ := strings.Cut(name, "#"); return id }
 				b := &batchRun{f: f}
 				f.s.ObserveQueries(func(string, []any) { b.statements.Add(1) })
-				guards := map[string]*store.WriteGuard{}
+				ctxOf, guards := guardedContexts(ctx, query, c.guardWant)
 				var mu sync.Mutex
-				ctxOf := func(name string) context.Context {
-					if c.guardWant == 0 {
-						return ctx
-					}
-					g := store.NewWriteGuard(query, c.guardWant)
-					mu.Lock()
-					guards[name] = g
-					mu.Unlock()
-					return store.WithWriteGuard(ctx, g)
-				}
 				befores, written := map[string]store.Record{}, map[string]bool{}
 				write := func(ctx context.Context, name string) error {
 					title := "new " + name
@@ -587,7 +597,7 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 						}
 					}
 					if c.guardWant != 0 {
-						if got := guards[name].State(); got != store.GuardConfirmed {
+						if got := guards(name).State(); got != store.GuardConfirmed {
 							t.Errorf("guard of %s: got %v, want %v", name, got, store.GuardConfirmed)
 						}
 					}
@@ -618,20 +628,7 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 						}
 					}
 				}
-				items, corrs := changeRows(t, f, "update")
-				var got []string
-				for i, item := range items {
-					name := strings.TrimPrefix(corrs[i], "corr-")
-					if id := itemID(t, item); id != recordOf(name) {
-						t.Errorf("change row of %s: got item %q, want %q", name, id, recordOf(name))
-					}
-					got = append(got, name)
-				}
-				slices.Sort(got)
-				slices.Sort(logged)
-				if !slices.Equal(got, logged) {
-					t.Errorf("change rows for: got %v, want %v", got, logged)
-				}
+				wantChangeRows(t, f, "update", recordOf, logged)
 			})
 		}
 	})
@@ -647,10 +644,7 @@ func TestASharedStatementThatPanicsFailsItsWritesAndFreesItsSlot(t *testing.T) {
 		if e != testdb.EnginePostgres {
 			t.Skip("SQLite writes through its queue")
 		}
-		f := newFixture(t, e)
-		if err := store.CreateChangesTable(t.Context(), f.db); err != nil {
-			t.Fatal(err)
-		}
+		f, _ := newBatchFixture(t, e)
 		b := &batchRun{f: f}
 		var panics atomic.Int64
 		f.s.ObserveQueries(func(q string, _ []any) {
