@@ -41,7 +41,10 @@ type Config struct {
 	// work unchanged. Statements made through bun's query builder (kit's
 	// migrations) go through DB's own hooks: register the same hook there
 	// (db.AddQueryHook) to see everything. When kit opens the SQLite
-	// database itself, it registers QueryHook on it too.
+	// database itself, it registers QueryHook on it too. On PostgreSQL
+	// concurrent writes may share one statement (see the README's
+	// PostgreSQL section): the hook sees it once, with the context of the
+	// write that runs it.
 	QueryHook bun.QueryHook
 
 	// Schemas is a schemas folder (embed.FS, os.DirFS, ...): one JSON file
