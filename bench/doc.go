@@ -1159,6 +1159,18 @@
 //     search 73.6 and 46.8 ms (85 to 106 ms before the search table).
 //     Unbounded (a slot per search): loaded/quiet 19.6x and 22.2x
 //     (20,000), 60.7x and 44.4x (100,000).
+//   - A million rows again (2026-11-25, --rows 1000000 --workloads
+//     list,create --rounds 2 --check=false). PostgreSQL at 455498e (04:44
+//     to 04:51 UTC): list 54x, create 0.80x (p99 1.60x): kit's create
+//     rounds ran at 3,982 and 1,698 req/s, the second after a restore that
+//     put 1.1 million rows through the search table's trigram index row
+//     by row (about two minutes) and left them to be written out during
+//     the round (p99 208 ms). With 1c13280's restore (indexes rebuilt after
+//     the load, then CHECKPOINT; 04:52 to 04:57): list 64x (1,836 req/s
+//     against 29), create 1.01x (p99 1.19x; kit's rounds 4,323 and 3,698);
+//     seeding 2 min 10 s, the run 5 min 7 s. SQLite at 1c13280 (04:58 to
+//     05:02): list 192x (1,871 against 10), create 0.99x, p99 4.92x (52
+//     against 10.6 ms), seeding 2 min 31 s, the run 4 min 6 s.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
