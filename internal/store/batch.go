@@ -1,12 +1,10 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -333,11 +331,6 @@ func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) {
 		alone()
 		return
 	}
-	// In (team, id) order: two batches that share records lock them in
-	// the same order, so neither waits for the other in a deadlock.
-	slices.SortFunc(batch, func(a, b *batchReq) int {
-		return cmp.Or(strings.Compare(a.team, b.team), strings.Compare(a.id, b.id))
-	})
 	q, args, err := deleteBatchSQL(c, batch)
 	if err != nil {
 		failAll(batch, err)
@@ -378,9 +371,10 @@ func (s *Store) deletedKeys(ctx context.Context, q string, args []any) (map[[2]s
 	return deleted, rows.Err()
 }
 
-// deleteBatchSQL is the statement of a batch of deletes: the records (of
-// their own teams), the row counts per team and, when logged, a change row
-// for each record deleted. It returns the deleted records' team and id.
+// deleteBatchSQL is the statement of a batch of deletes: it locks the
+// records (of their own teams) in (team, id) order and deletes them, with
+// the row counts per team and, when logged, a change row for each record
+// deleted. It returns the deleted records' team and id.
 func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any, error) {
 	logged := batch[0].ch != nil
 	var b strings.Builder
@@ -413,13 +407,18 @@ func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any
 	if logged {
 		b.WriteString(", c_team, c_collection, c_operation, c_ids, c_correlation, c_ts")
 	}
-	b.WriteString(`)), kit_row AS (DELETE FROM ` + quote(c.Table()) + ` WHERE ("team_id", "id") IN (SELECT team, id FROM kit_v)`)
+	// The rows are locked first, in (team, id) order, whatever order the
+	// plan deletes them in.
+	table := quote(c.Table())
+	b.WriteString(`)), kit_lock AS (SELECT kit_t."team_id", kit_t."id" FROM ` + table + ` AS kit_t JOIN kit_v ON kit_t."team_id" = kit_v.team AND kit_t."id" = kit_v.id`)
 	if g := batch[0].guard; g != nil {
-		b.WriteString(" AND (" + g.query + ") = ?")
+		b.WriteString(" WHERE (" + g.query + ") = ?")
 		args = append(args, g.want)
 	}
+	b.WriteString(` ORDER BY kit_t."team_id", kit_t."id" FOR UPDATE OF kit_t), kit_row AS (DELETE FROM ` + table + ` USING kit_lock WHERE ` +
+		table + `."team_id" = kit_lock."team_id" AND ` + table + `."id" = kit_lock."id"`)
 	// The table name passed validIdent (quote): a safe literal.
-	fmt.Fprintf(&b, ` RETURNING "team_id", "id"), kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", -count(*) FROM kit_row GROUP BY "team_id")`, c.Table())
+	fmt.Fprintf(&b, ` RETURNING %s."team_id", %s."id"), kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", -count(*) FROM kit_row GROUP BY "team_id")`, table, table, c.Table())
 	if logged {
 		// Joined to the deleted rows, which take the transaction id
 		// before any change row's nextval, as changes.go requires.
