@@ -47,6 +47,10 @@ const (
 	maxBatch = 64
 )
 
+// errAlone is what a batch runner returns when its writes must run alone,
+// one after the other (two of them name the same record).
+var errAlone = errors.New("store: the batch's writes run alone")
+
 // maxParams keeps a batch under PostgreSQL's 65,535 parameters per
 // statement: a write's values (a create's columns; an update's record,
 // owner, set and compared values), its change row's six and the guard's
@@ -96,9 +100,11 @@ type batchReq struct {
 }
 
 // share runs r: alone, by one, when a statement of key's shape may start,
-// or else in a batch of waiting writes that many runs (setting every
-// member's err). params is a write's share of a statement's parameters.
-func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx context.Context, r *batchReq) error, many func(batch []*batchReq)) error {
+// or else in a batch of waiting writes that many runs. many sets every
+// member's outcome and returns nil, or returns the batch statement's error
+// (then every member gets it) or errAlone; a PostgreSQL error or errAlone
+// runs each member alone, by one. params is a write's share of a statement's parameters.
+func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx context.Context, r *batchReq) error, many func(batch []*batchReq) error) error {
 	b := &s.batches
 	b.mu.Lock()
 	if b.shapes == nil {
@@ -137,13 +143,28 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 				close(m.done)
 			}
 		}()
+		// The statement is shared: no member's cancellation may cut it
+		// short.
+		alone := func() {
+			for _, m := range batch {
+				m.before, m.written = nil, false
+				m.err = one(context.WithoutCancel(m.ctx), m)
+			}
+		}
 		if len(batch) == 1 {
-			// The statement is shared: no member's cancellation may cut
-			// it short.
-			batch[0].err = one(context.WithoutCancel(batch[0].ctx), batch[0])
+			alone()
 			return
 		}
-		many(batch)
+		var ps sqlStater
+		switch err := many(batch); {
+		case err == nil:
+		case errors.Is(err, errAlone), errors.As(err, &ps):
+			// PostgreSQL rejected the batch, so nothing of it was
+			// written: each write on its own.
+			alone()
+		default:
+			failAll(batch, err)
+		}
 	}
 	select {
 	case batch := <-r.lead:
@@ -209,38 +230,28 @@ func (s *Store) insertBatched(ctx context.Context, c *collections.Collection, ch
 	r := &batchReq{ctx: ctx, ch: ch, args: args, guard: g}
 	return s.share(keyOf("create", c, cols, ch != nil, g), r, len(args)+7,
 		func(ctx context.Context, r *batchReq) error { return s.insertOne(ctx, c, cols, r.args, r.ch) },
-		func(batch []*batchReq) { s.runInsertBatch(c, cols, batch) })
+		func(batch []*batchReq) error { return s.runInsertBatch(c, cols, batch) })
 }
 
 // runInsertBatch runs a batch of creates as one statement and sets every
-// member's err.
-func (s *Store) runInsertBatch(c *collections.Collection, cols []string, batch []*batchReq) {
+// member's err, or returns the statement's error (see share).
+func (s *Store) runInsertBatch(c *collections.Collection, cols []string, batch []*batchReq) error {
 	// The statement is shared: no member's cancellation may cut it short.
 	ctx := context.WithoutCancel(batch[0].ctx)
 	q, args, err := s.batchInsertSQL(c, cols, batch)
 	if err != nil {
-		failAll(batch, err)
-		return
+		return err
 	}
 	var n int64
-	err = s.queryRowKeyed(ctx, s.db, q, args...).Scan(&n)
-	var ps sqlStater
-	switch {
-	case err == nil:
-		for _, r := range batch {
-			if r.guard != nil {
-				r.err = r.guard.settle(n > 0) // only the guard keeps the rows out
-			}
-		}
-	case errors.As(err, &ps):
-		// PostgreSQL rejected the batch, so nothing of it was written:
-		// each create on its own.
-		for _, r := range batch {
-			r.err = s.insertOne(context.WithoutCancel(r.ctx), c, cols, r.args, r.ch)
-		}
-	default:
-		failAll(batch, classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err)))
+	if err := s.queryRowKeyed(ctx, s.db, q, args...).Scan(&n); err != nil {
+		return fmt.Errorf("store: insert %s: %w", c.Table(), err)
 	}
+	for _, r := range batch {
+		if r.guard != nil {
+			r.err = r.guard.settle(n > 0) // only the guard keeps the rows out
+		}
+	}
+	return nil
 }
 
 // batchInsertSQL is the statement of a batch: its records (the first row's
@@ -318,38 +329,23 @@ func (s *Store) columnTypes(c *collections.Collection) map[string]string {
 // runDeleteBatch runs a batch of deletes as one statement and sets every
 // member's err: nil for a record the statement deleted, ErrNotFound for
 // one the team did not have (or ErrWriteGuardRefused when the guard did
-// not hold). Two deletes of the same record run alone, one after the
-// other, so that only one of them is told it deleted it.
-func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) {
-	ctx := context.WithoutCancel(batch[0].ctx)
-	alone := func() {
-		for _, r := range batch {
-			r.err = s.deleteOne(context.WithoutCancel(r.ctx), c, r.team, r.id, r.ch)
-		}
-	}
+// not hold); or it returns the statement's error (see share). Two deletes
+// of the same record run alone, one after the other, so that only one of
+// them is told it deleted it.
+func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) error {
 	if sameRecordTwice(batch) {
-		alone()
-		return
+		return errAlone
 	}
 	q, args, err := deleteBatchSQL(c, batch)
 	if err != nil {
-		failAll(batch, err)
-		return
+		return err
 	}
+	ctx := context.WithoutCancel(batch[0].ctx)
 	deleted, err := s.deletedKeys(ctx, q, args)
-	var ps sqlStater
-	switch {
-	case errors.As(err, &ps):
-		// PostgreSQL rejected the batch, so nothing of it was written:
-		// each delete on its own.
-		alone()
-		return
-	case err != nil:
-		err = deleteError(c, err)
-		failAll(batch, err)
-		return
+	if err != nil {
+		return fmt.Errorf("store: delete %s: %w", c.Table(), err)
 	}
-	s.settleBatch(ctx, batch, len(deleted), func(r *batchReq) bool { return !deleted[[2]string{r.team, r.id}] })
+	return s.settleBatch(ctx, batch, len(deleted), func(r *batchReq) bool { return !deleted[[2]string{r.team, r.id}] })
 }
 
 // deletedKeys runs a batch's delete and returns the (team, id) of the
@@ -433,48 +429,31 @@ func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any
 // runUpdateBatch runs a batch of updates (of shape u) as one statement and
 // sets every member's outcome: the record as it was before and whether it
 // was written, or ErrNotFound for a record the statement did not find (or
-// ErrWriteGuardRefused when the guard did not hold). Two updates of the
-// same record run alone, one after the other.
-func (s *Store) runUpdateBatch(c *collections.Collection, u *update, batch []*batchReq) {
-	ctx := context.WithoutCancel(batch[0].ctx)
-	alone := func() {
-		for _, r := range batch {
-			r.before, r.written = nil, false
-			r.err = s.updateOne(context.WithoutCancel(r.ctx), c, u, r)
-		}
-	}
+// ErrWriteGuardRefused when the guard did not hold); or it returns the
+// statement's error (see share). Two updates of the same record run
+// alone, one after the other.
+func (s *Store) runUpdateBatch(c *collections.Collection, u *update, batch []*batchReq) error {
 	if sameRecordTwice(batch) {
-		alone()
-		return
+		return errAlone
 	}
 	q, args, err := s.updateBatchSQL(c, u, batch)
 	if err != nil {
-		failAll(batch, err)
-		return
+		return err
 	}
+	ctx := context.WithoutCancel(batch[0].ctx)
 	found := 0
 	var k int64
 	var written bool
 	rows, err := s.queryKeyed(ctx, s.db, q, args...)
-	_, err = s.scanRowsEach(c, []any{&k, &written}, rows, err, func(rec Record) {
+	if _, err := s.scanRowsEach(c, []any{&k, &written}, rows, err, func(rec Record) {
 		if k >= 0 && int(k) < len(batch) {
 			batch[k].before, batch[k].written = rec, written
 			found++
 		}
-	})
-	var ps sqlStater
-	switch {
-	case errors.As(err, &ps):
-		// PostgreSQL rejected the batch, so nothing of it was written:
-		// each update on its own.
-		alone()
-		return
-	case err != nil:
-		err = classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
-		failAll(batch, err)
-		return
+	}); err != nil {
+		return fmt.Errorf("store: update %s: %w", c.Table(), err)
 	}
-	s.settleBatch(ctx, batch, found, func(r *batchReq) bool { return r.before == nil })
+	return s.settleBatch(ctx, batch, found, func(r *batchReq) bool { return r.before == nil })
 }
 
 // sameRecordTwice reports whether two writes of batch name the same
@@ -494,15 +473,14 @@ func sameRecordTwice(batch []*batchReq) bool {
 // settleBatch sets the outcome of a batch of updates or deletes whose
 // statement found found records: under a guard, finding some means it
 // held, and finding none means it did not or no record was there, which
-// one read of the guard decides; when it held (or there is none), each
-// member that missing reports is ErrNotFound.
-func (s *Store) settleBatch(ctx context.Context, batch []*batchReq, found int, missing func(*batchReq) bool) {
+// one read of the guard decides (its error is returned); when it held (or
+// there is none), each member that missing reports is ErrNotFound.
+func (s *Store) settleBatch(ctx context.Context, batch []*batchReq, found int, missing func(*batchReq) bool) error {
 	if g := batch[0].guard; g != nil {
 		held := found > 0
 		if !held {
 			if err := s.readGuard(ctx, s.db, g); err != nil && !errors.Is(err, ErrWriteGuardRefused) {
-				failAll(batch, err)
-				return
+				return err
 			}
 			held = g.State() == GuardConfirmed
 		}
@@ -512,7 +490,7 @@ func (s *Store) settleBatch(ctx context.Context, batch []*batchReq, found int, m
 			}
 		}
 		if !held {
-			return
+			return nil
 		}
 	}
 	for _, r := range batch {
@@ -520,6 +498,7 @@ func (s *Store) settleBatch(ctx context.Context, batch []*batchReq, found int, m
 			r.err = ErrNotFound
 		}
 	}
+	return nil
 }
 
 // failAll gives every member of batch err.

@@ -459,7 +459,7 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 	}
 	err = s.share(keyOf("update", c, []string{shape}, ch != nil, g), r, len(setArgs)+len(differArgs)+10,
 		func(ctx context.Context, r *batchReq) error { return s.updateOne(ctx, c, u, r) },
-		func(batch []*batchReq) { s.runUpdateBatch(c, u, batch) })
+		func(batch []*batchReq) error { return s.runUpdateBatch(c, u, batch) })
 	return r.before, r.written, err
 }
 
@@ -574,7 +574,7 @@ func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, tea
 	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, guard: g}
 	return s.share(keyOf("delete", c, nil, ch != nil, g), r, 9,
 		func(ctx context.Context, r *batchReq) error { return s.deleteOne(ctx, c, r.team, r.id, r.ch) },
-		func(batch []*batchReq) { s.runDeleteBatch(c, batch) })
+		func(batch []*batchReq) error { return s.runDeleteBatch(c, batch) })
 }
 
 // deleteOne deletes record id of team teamID, its row count and, when ch
