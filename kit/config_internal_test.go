@@ -23,3 +23,26 @@ func TestConfigSearchScansReachesTheStore(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigTotalsCacheReachesTheStore(t *testing.T) {
+	cases := []struct {
+		name string
+		set  int
+	}{
+		{"the zero value leaves the store's default", 0},
+		{"a set value is the store's size", 7},
+		{"a negative value turns it off", -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			k, err := Open(t.Context(), Config{SQLitePath: ":memory:" + t.Name(), TotalsCache: c.set})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer k.Close()
+			if got := k.store.TotalsCache; got != c.set {
+				t.Errorf("got store.TotalsCache %d, want %d", got, c.set)
+			}
+		})
+	}
+}

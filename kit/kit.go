@@ -80,6 +80,16 @@ type Config struct {
 	// slot is about one of the database's CPUs: when PostgreSQL runs on
 	// another machine, set it to about that machine's CPUs.
 	SearchScans int
+	// TotalsCache is how many totals of filtered and searched lists kit
+	// remembers (per collection, team and query). A list whose total is
+	// remembered reads its page only: the statement that reads it also
+	// checks that the team's records of the collection have not changed
+	// since the total was counted (every create, update, delete, move and
+	// reorder of kit marks them), and counts again when they have, so the
+	// total is always exact. Paging through a filter, or listing the same
+	// search again, then costs a page instead of a count of every match.
+	// Default (0): 1024; negative: none remembered, every list counts.
+	TotalsCache int
 
 	// Prefix is where Handler serves the API. Default "/api".
 	Prefix string
@@ -187,6 +197,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k.store.Logger = k.logger
 	k.store.CheckpointWAL = checkpointWAL
 	k.store.SearchScans = cfg.SearchScans
+	k.store.TotalsCache = cfg.TotalsCache
 	k.store.SetQueryHook(cfg.QueryHook)
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {

@@ -598,7 +598,10 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 		}
 		fmt.Fprintf(&b, "kit_before.%s IS DISTINCT FROM kit_v.d%d", col, i)
 	}
-	b.WriteString(")  RETURNING kit_v.k AS kit_w)")
+	b.WriteString(")  RETURNING kit_v.k AS kit_w, " + table + `."team_id" AS kit_team)`)
+	// One delta row of 0 per team written: the team's rows changed (see
+	// totals.go). The table name passed validIdent (quote): a safe literal.
+	fmt.Fprintf(&b, `, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT DISTINCT '%s', kit_team, 0 FROM kit_row)`, c.Table())
 	if logged {
 		// Joined to the written rows, which take the transaction id
 		// before any change row's nextval, as changes.go requires.

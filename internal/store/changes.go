@@ -163,10 +163,11 @@ func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
 // logged makes q, an INSERT, UPDATE or DELETE of c's table that writes at
 // most one row and has no RETURNING clause, one PostgreSQL statement (a
 // data-modifying WITH) that writes with that row: a row count delta of n
-// when n is not 0 (see counted), and ch's change log row when ch is not
-// nil. In the statement, pre (when not empty) is a WITH query before q,
-// which q may read; kit_row is q's row with the RETURNING list ret (it
-// must return "team_id" when n is not 0); main is the statement's own
+// (see counted; 0 for an update, which still marks the team's rows as
+// changed, see totals.go), and ch's change log row when ch is not nil. In
+// the statement, pre (when not empty) is a WITH query before q, which q
+// may read; kit_row is q's row with the RETURNING list ret (it must
+// return "team_id"); main is the statement's own
 // query, which may read both and takes no arguments. args are those of
 // pre and q in that order; ch's follow. Outside a transaction the statement commits by
 // itself: the record, its count and its change row are written together
@@ -184,10 +185,8 @@ func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch 
 		b.WriteString(pre + ", ")
 	}
 	b.WriteString("kit_row AS (" + q + " RETURNING " + ret + ")")
-	if n != 0 {
-		// The table name passed validIdent (quote): a safe literal.
-		fmt.Fprintf(&b, `, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", %d FROM kit_row)`, c.Table(), n)
-	}
+	// The table name passed validIdent (quote): a safe literal.
+	fmt.Fprintf(&b, `, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", %d FROM kit_row)`, c.Table(), n)
 	if ch != nil {
 		ids, err := json.Marshal(ch.ItemIDs)
 		if err != nil {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -35,11 +36,16 @@ import (
 // Only kit's writes are counted: rows written to a collection's table by
 // other means (SQL of another program, a TRUNCATE) are not, until schema
 // sync rebuilds the counts (a new countFormat). kit never moves a record
-// to another team, so an update leaves the counts alone.
+// to another team, so an update leaves the number alone; it still marks
+// the team's rows as changed, for the remembered totals of filtered lists
+// (see totals.go): on SQLite the group's upsert raises gen for an update
+// too, on PostgreSQL an update inserts a delta row of 0.
 
 // countFormat is tableDef.Counted: the layout of the row counts. A table
-// synced before they existed (Counted 0) gets its counts built by sync.
-const countFormat = 1
+// synced before they existed (Counted 0) gets its counts built by sync;
+// one synced with format 1 (before the versions of totals.go) gets them
+// built again, with the version column.
+const countFormat = 2
 
 // countCompactOver is how many delta rows of one (table, team) a
 // PostgreSQL total sums before the read compacts them.
@@ -52,13 +58,16 @@ type countDelta struct {
 }
 
 // createCountsSQL creates kit_row_counts (idempotent).
+// The version columns (totals.go) are added to a table made before them.
 func createCountsSQL(pg bool) []string {
 	if !pg {
 		return []string{`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
-	n INTEGER NOT NULL, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID`}
+	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID`}
 	}
 	return []string{
-		`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL)`,
+		`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL,
+	xid xid8 NOT NULL DEFAULT pg_current_xact_id())`,
+		`ALTER TABLE kit_row_counts ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id()`,
 		`CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id)`,
 	}
 }
@@ -91,16 +100,63 @@ func (s *Store) syncCounts(ctx context.Context, tx bun.Tx, c *collections.Collec
 			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
 		}
 	}
+	if s.dialect != dialect.PG {
+		cols, err := s.tableColumns(ctx, tx, "kit_row_counts")
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(cols, "gen") {
+			if _, err := s.execOnce(ctx, tx, `ALTER TABLE kit_row_counts ADD COLUMN gen INTEGER NOT NULL DEFAULT 0`); err != nil {
+				return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+			}
+		}
+	}
 	return s.recount(ctx, tx, c)
 }
 
-// recount replaces c's row counts with a count of its rows.
+// recount replaces c's row counts with a count of its rows. On PostgreSQL
+// the new rows carry the recount's transaction id, which no remembered
+// total has seen; on SQLite every team's gen of the table moves past the
+// largest it had, and a team whose rows are all gone keeps a row of 0, so
+// that no gen is ever given twice (see totals.go).
 func (s *Store) recount(ctx context.Context, db bun.IDB, c *collections.Collection) error {
-	if _, err := s.execOnce(ctx, db, `DELETE FROM kit_row_counts WHERE table_name = ?`, c.Table()); err != nil {
-		return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+	s.totals.forget(c.Table())
+	count := `SELECT ?, "team_id", count(*) FROM ` + quote(c.Table()) + ` GROUP BY "team_id"`
+	stmts := [][]any{
+		{`DELETE FROM kit_row_counts WHERE table_name = ?`, c.Table()},
+		{`INSERT INTO kit_row_counts (table_name, team_id, n) ` + count, c.Table()},
 	}
-	q := `INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, "team_id", count(*) FROM ` + quote(c.Table()) + ` GROUP BY "team_id"`
-	if _, err := s.execOnce(ctx, db, q, c.Table()); err != nil {
+	if s.dialect != dialect.PG {
+		var gen int64
+		if err := s.queryRowOnce(ctx, db, `SELECT coalesce(max(gen), 0) FROM kit_row_counts WHERE table_name = ?`, c.Table()).Scan(&gen); err != nil {
+			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+		}
+		stmts = [][]any{
+			{`UPDATE kit_row_counts SET n = 0, gen = ? WHERE table_name = ?`, gen + 1, c.Table()},
+			{`INSERT INTO kit_row_counts (table_name, team_id, n, gen) SELECT ?, "team_id", count(*), ? FROM ` + quote(c.Table()) + ` WHERE true GROUP BY "team_id"
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = excluded.n, gen = excluded.gen`, c.Table(), gen + 1},
+		}
+	}
+	for _, st := range stmts {
+		if _, err := s.execOnce(ctx, db, st[0].(string), st[1:]...); err != nil {
+			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+		}
+	}
+	return nil
+}
+
+// touchTable marks the rows of every team of c's table as changed, for the
+// remembered totals (totals.go), in sync's transaction: sync may have
+// changed stored values (sort keys filled, managed columns backfilled, a
+// column's type changed), and other Stores on the same database remember
+// totals too.
+func (s *Store) touchTable(ctx context.Context, tx bun.Tx, c *collections.Collection) error {
+	s.totals.forget(c.Table())
+	q := `UPDATE kit_row_counts SET gen = gen + 1 WHERE table_name = ?`
+	if s.dialect == dialect.PG {
+		q = `INSERT INTO kit_row_counts (table_name, team_id, n) SELECT DISTINCT table_name, team_id, 0 FROM kit_row_counts WHERE table_name = ?`
+	}
+	if _, err := s.execOnce(ctx, tx, q, c.Table()); err != nil {
 		return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
 	}
 	return nil
@@ -113,11 +169,34 @@ func (s *Store) countRows(ctx context.Context, db bun.IDB, c *collections.Collec
 	if s.dialect == dialect.PG || n == 0 {
 		return nil
 	}
-	if r, ok := ctx.Value(writeReqKey{}).(*writeReq); ok {
-		r.counts = append(r.counts, countDelta{table: c.Table(), team: teamID, n: n})
+	return s.noteCount(ctx, db, countDelta{table: c.Table(), team: teamID, n: n})
+}
+
+// touchRows notes that a write of kit changed rows of team teamID in c's
+// table without adding or removing any (an update, a move, a reorder), so
+// that the team's remembered totals are counted again (see totals.go): on
+// SQLite a delta of 0 that still raises gen, on PostgreSQL a delta row of
+// 0 in db's transaction. The statements that write and count in one
+// (see logged and updateBatchSQL) insert that row themselves.
+func (s *Store) touchRows(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string) error {
+	if s.dialect == dialect.PG {
+		if _, err := s.exec(ctx, db, `INSERT INTO kit_row_counts (table_name, team_id, n) VALUES (?, ?, 0)`, c.Table(), teamID); err != nil {
+			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
+		}
 		return nil
 	}
-	return s.addCounts(ctx, db, []countDelta{{table: c.Table(), team: teamID, n: n}})
+	return s.noteCount(ctx, db, countDelta{table: c.Table(), team: teamID})
+}
+
+// noteCount adds d to the SQLite row counts: in the write queue's request
+// when the write runs in one (applyCounts adds it before the group
+// commits), at once otherwise.
+func (s *Store) noteCount(ctx context.Context, db bun.IDB, d countDelta) error {
+	if r, ok := ctx.Value(writeReqKey{}).(*writeReq); ok {
+		r.counts = append(r.counts, d)
+		return nil
+	}
+	return s.addCounts(ctx, db, []countDelta{d})
 }
 
 // applyCounts adds the row counts the successful writes of a SQLite group
@@ -139,14 +218,13 @@ func (s *Store) applyCounts(ctx context.Context, tx bun.Tx, ok []*writeReq) erro
 	return s.addCounts(ctx, tx, sums)
 }
 
-// addCounts upserts each delta into the SQLite row counts.
+// addCounts upserts each delta into the SQLite row counts, raising the
+// team's gen (totals.go) even for a delta of 0. A row starts at gen 1: a
+// team without a row reads as gen 0.
 func (s *Store) addCounts(ctx context.Context, db bun.IDB, deltas []countDelta) error {
 	for _, d := range deltas {
-		if d.n == 0 {
-			continue
-		}
-		if _, err := s.exec(ctx, db, `INSERT INTO kit_row_counts (table_name, team_id, n) VALUES (?, ?, ?)
-	ON CONFLICT (table_name, team_id) DO UPDATE SET n = kit_row_counts.n + excluded.n`, d.table, d.team, d.n); err != nil {
+		if _, err := s.exec(ctx, db, `INSERT INTO kit_row_counts (table_name, team_id, n, gen) VALUES (?, ?, ?, 1)
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = kit_row_counts.n + excluded.n, gen = kit_row_counts.gen + 1`, d.table, d.team, d.n); err != nil {
 			return fmt.Errorf("store: count rows of %s: %w", d.table, err)
 		}
 	}

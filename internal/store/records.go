@@ -311,7 +311,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return ErrNotFound
 	}
-	return nil
+	return s.touchRows(ctx, db, c, teamID)
 }
 
 // setList returns the "column = ?" assignments of changes and their
@@ -381,6 +381,9 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 	}
 	if len(recs) == 0 {
 		return nil, ErrNotFound
+	}
+	if err := s.touchRows(ctx, db, c, teamID); err != nil {
+		return nil, err
 	}
 	return recs[0], nil
 }
@@ -666,9 +669,23 @@ const maxSortedMatches = 5000
 // List runs a validated list query for team teamID. Page.Total is exact:
 // for a query without filter, search or ids run on the Store's own
 // database it is the team's row count kept by the writes (one indexed
-// read, see counts.go); otherwise, and inside a transaction (whose own
-// writes a SQLite group has not counted yet), a count of the matches.
+// read, see counts.go); for a filter or a search on the Store's own
+// database, a remembered count of the matches when the statement that
+// reads the page confirms that the team's rows have not changed since it
+// was counted (see totals.go), a count of the matches otherwise; inside a
+// transaction (whose own writes a SQLite group has not counted yet), a
+// count of the matches.
 func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (Page, error) {
+	own := db == bun.IDB(s.db) // not a transaction of the caller's
+	// A version check that found many PostgreSQL delta rows compacts them
+	// once the list is done: after a shared search's transaction ended, so
+	// that the compaction never waits for the connection the list holds.
+	compact := false
+	defer func() {
+		if compact {
+			s.compactChecked(ctx, c, teamID)
+		}
+	}()
 	var plan searchPlan
 	// With ids the ids bound the work: no plan, no slot.
 	if q.Search != "" && q.IDs == nil {
@@ -725,12 +742,14 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	counted := []any{&total}
 	searchOnly := q.Search != "" && q.IDs == nil && len(q.Filter) == 0 && s.usesSearchTable(c, q.Search)
 	countCols := "count(*)"
+	var countColArgs []any // the arguments of countCols, before countArgs
 	var docCond string
 	var docArg any
 	if searchOnly {
 		docCond, docArg = docMatch(q.Search)
 		countCols += ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)"
-		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+docCond, []any{c.Table(), teamID, teamID, docArg}
+		countColArgs = []any{c.Table(), teamID}
+		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+docCond, []any{teamID, docArg}
 		counted = append(counted, &teamSize)
 	}
 	col, dst := probeColumn(ctx)
@@ -739,39 +758,96 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			return page, err
 		}
 	}
+	// readPage reads the page of a list of total matches (teamSize: the
+	// team's rows, for searchOnly), with extra columns (and their
+	// arguments and destinations) before the probe's.
+	readPage := func(total, teamSize int, extra string, extraArgs, extraDst []any) ([]Record, error) {
+		from, pageArgs := from, args
+		if plan.index && plan.sortMatches(q, total) {
+			from, pageArgs = countFrom, countArgs
+		}
+		if fplan.walkCreated(q, total) {
+			from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
+		}
+		query := "SELECT " + selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+		pageArgs = append(append(slices.Clip(extraArgs), pageArgs...), q.PageSize, q.Offset())
+		if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
+			// Few matches: the page's ids come from sorting them in the
+			// search table (through its trigram index), and only the page's
+			// rows are read from the collection table. Otherwise the
+			// planner walks the team's rows in created order and stops at
+			// the page.
+			order := s.orderBy(q.Sort)
+			query = "SELECT " + selectList(c) + extra + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
+				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
+			pageArgs = append(slices.Clip(extraArgs), teamID, teamID, docArg, q.PageSize, q.Offset())
+		}
+		return s.scanRecordsAnd(ctx, db, c, append(slices.Clip(extraDst), extraOf(dst)...), query, pageArgs...)
+	}
+	// A filter or a search on the Store's own pool may use a remembered
+	// total (totals.go): the statement that reads the page checks that the
+	// team's rows are as they were when it was counted.
+	key := ""
+	if own && !unfiltered(q) && q.IDs == nil && s.totalsLimit() > 0 {
+		key = totalKey(c.Table(), where, args)
+		if e := s.totals.get(key); e != nil {
+			var vr versionResult
+			vcol, vargs := s.versionCheck(c.Table(), teamID, e)
+			if e.total > 0 && q.Offset() < e.total {
+				recs, err := readPage(e.total, e.teamSize, vcol, vargs, vr.dest())
+				if err != nil {
+					return Page{}, err
+				}
+				if len(recs) > 0 {
+					compact = s.manyDeltaRows(vr)
+					if s.unchanged(vr, e) {
+						return Page{Total: e.total, Records: recs}, nil
+					}
+					// Changed: count again. The page stands, read during
+					// this request as a page read after the count would be.
+					if err := s.countRemembered(ctx, db, c, teamID, key, countCols, countColArgs, countFrom, countArgs, counted, &total, &teamSize, col, dst); err != nil {
+						return Page{}, err
+					}
+					page := Page{Total: total, Records: []Record{}}
+					if q.Offset() < total {
+						page.Records = recs
+					}
+					return page, nil
+				}
+				// No row: the rows changed (or the probe needs its own
+				// read); count again below.
+			} else {
+				// The remembered total has no page to read: the check
+				// alone, with the probe.
+				var one int
+				if err := s.queryRow(ctx, db, "SELECT 1"+vcol+col, vargs...).Scan(append(append([]any{&one}, vr.dest()...), extraOf(dst)...)...); err != nil {
+					return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
+				}
+				compact = s.manyDeltaRows(vr)
+				if s.unchanged(vr, e) {
+					return Page{Total: e.total, Records: []Record{}}, nil
+				}
+			}
+		}
+	}
 	if unfiltered(q) && db == bun.IDB(s.db) {
 		// The team's row count, kept by the writes (see counts.go).
+		var err error
 		if total, err = s.teamRows(ctx, db, c, teamID); err != nil {
 			return Page{}, err
 		}
-	} else if err := s.queryRow(ctx, db, "SELECT "+countCols+col+countFrom, countArgs...).Scan(append(counted, extraOf(dst)...)...); err != nil {
+	} else if key != "" {
+		if err := s.countRemembered(ctx, db, c, teamID, key, countCols, countColArgs, countFrom, countArgs, counted, &total, &teamSize, col, dst); err != nil {
+			return Page{}, err
+		}
+	} else if err := s.queryRow(ctx, db, "SELECT "+countCols+col+countFrom, append(slices.Clip(countColArgs), countArgs...)...).Scan(append(counted, extraOf(dst)...)...); err != nil {
 		return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
 	page := Page{Total: total, Records: []Record{}}
 	if total == 0 || q.Offset() >= total {
 		return page, nil
 	}
-	pageArgs := args
-	if plan.index && plan.sortMatches(q, total) {
-		from, pageArgs = countFrom, countArgs
-	}
-	if fplan.walkCreated(q, total) {
-		from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
-	}
-	query := "SELECT " + selectList(c) + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
-	pageArgs = append(pageArgs, q.PageSize, q.Offset())
-	if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
-		// Few matches: the page's ids come from sorting them in the
-		// search table (through its trigram index), and only the page's
-		// rows are read from the collection table. Otherwise the
-		// planner walks the team's rows in created order and stops at
-		// the page.
-		order := s.orderBy(q.Sort)
-		query = "SELECT " + selectList(c) + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
-			` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
-		pageArgs = []any{teamID, teamID, docArg, q.PageSize, q.Offset()}
-	}
-	recs, err := s.scanRecordsAnd(ctx, db, c, extraOf(dst), query, pageArgs...)
+	recs, err := readPage(total, teamSize, "", nil, nil)
 	if err != nil {
 		return Page{}, err
 	}
@@ -779,6 +855,45 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		page.Records = recs
 	}
 	return page, nil
+}
+
+// countRemembered counts the matches of a filtered or searched list of
+// team teamID (cols: the count's select columns, colArgs their arguments;
+// from and fromArgs: its FROM and WHERE; counted: cols' destinations,
+// total and teamSize among them; probeCol and probeDst: the version
+// probe's) together with the version of the team's rows, and remembers
+// the total under key (see totals.go).
+func (s *Store) countRemembered(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, key, cols string, colArgs []any, from string, fromArgs []any,
+	counted []any, total, teamSize *int, probeCol string, probeDst sql.Scanner) error {
+	vcol, vargs := s.countVersion(c.Table(), teamID)
+	var e totalEntry
+	var ver any = &e.gen
+	if s.dialect == dialect.PG {
+		ver = &e.snap
+	}
+	args := append(append(slices.Clip(colArgs), vargs...), fromArgs...)
+	dst := append(append(slices.Clip(counted), ver), extraOf(probeDst)...)
+	if err := s.queryRow(ctx, db, "SELECT "+cols+vcol+probeCol+from, args...).Scan(dst...); err != nil {
+		return fmt.Errorf("store: count %s: %w", c.Table(), err)
+	}
+	e.total, e.teamSize = *total, *teamSize
+	s.totals.put(key, e, s.totalsLimit())
+	return nil
+}
+
+// manyDeltaRows reports whether a version check (totals.go) found more
+// than countCompactOver PostgreSQL delta rows of the team.
+func (s *Store) manyDeltaRows(vr versionResult) bool {
+	return s.dialect == dialect.PG && vr.rows > countCompactOver
+}
+
+// compactChecked compacts the team's PostgreSQL delta rows after a version
+// check found many (manyDeltaRows), as a read of the unfiltered total
+// does.
+func (s *Store) compactChecked(ctx context.Context, c *collections.Collection, teamID string) {
+	if err := s.compactCounts(ctx, c, teamID); err != nil {
+		s.logger().WarnContext(ctx, "store: compacting row counts failed; the next read retries", "table", c.Table(), "err", err.Error())
+	}
 }
 
 // pageWithTotal reads an unfiltered page (from and args: its FROM and

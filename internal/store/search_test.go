@@ -359,7 +359,14 @@ func TestIndexedSearchCountStartsFromTheIndex(t *testing.T) {
 	if _, err := s.List(t.Context(), s.db, c, "t1", q); err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(queryPlan(t, s, count, countArgs...), "\n")
+	var steps []string
+	for _, step := range queryPlan(t, s, count, countArgs...) {
+		// The version of the team's rows, read with the count (totals.go).
+		if !strings.Contains(step, "kit_row_counts") {
+			steps = append(steps, step)
+		}
+	}
+	got := strings.Join(steps, "\n")
 	if !strings.Contains(got, "USING INTEGER PRIMARY KEY (rowid=?)") || strings.Contains(got, "team") {
 		t.Errorf("count plan: got\n%s\nwant rowid lookups of the index's candidates, not the team's index", got)
 	}

@@ -45,6 +45,14 @@ type Store struct {
 	// connections. Set it before the Store is used.
 	SearchScans int
 
+	// TotalsCache is how many totals of filtered and searched lists the
+	// Store remembers (per table, team and query), each used again only
+	// after the statement that reads the page confirms that the team's
+	// rows have not changed since it was counted (see totals.go): exact,
+	// and a list whose total is remembered skips its count. 0 means 1024;
+	// a negative value remembers none. Set it before the Store is used.
+	TotalsCache int
+
 	// Committed, when not nil, receives the change log rows (see
 	// RecordChange) of every group the SQLite write queue commits, with
 	// their positions, in commit order, right after the commit and before
@@ -68,6 +76,7 @@ type Store struct {
 	writes           writeQueue // SQLite: writes committed in groups (RunWrite)
 	batches          batcher    // PostgreSQL: creates and deletes that share statements
 	closed           atomic.Bool
+	totals           totalsCache // remembered totals (totals.go)
 }
 
 // New returns a Store on db. registry returns the current registry, so

@@ -53,7 +53,15 @@ func newFixture(t testing.TB, e testdb.Engine, defs ...collections.Definition) *
 	if len(defs) == 0 {
 		defs = storeDefs()
 	}
-	db := testdb.Open(t, e)
+	return newFixtureOn(t, testdb.Open(t, e), defs...)
+}
+
+// newFixtureOn is newFixture on db.
+func newFixtureOn(t testing.TB, db *bun.DB, defs ...collections.Definition) *fixture {
+	t.Helper()
+	if len(defs) == 0 {
+		defs = storeDefs()
+	}
 	reg, _, err := collections.Build(defs, collections.LoadOptions{})
 	if err != nil {
 		t.Fatalf("Build: %v", err)

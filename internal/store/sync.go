@@ -295,6 +295,8 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		if err := s.syncCounts(ctx, tx, c); err != nil {
 			return nil, err
 		}
+	} else if err := s.touchTable(ctx, tx, c); err != nil {
+		return nil, err
 	}
 	if _, err := s.execOnce(ctx, tx, "INSERT INTO kit_collections (key, table_name, definition, hash, updated_at) VALUES (?, ?, ?, ?, ?)"+
 		" ON CONFLICT (key) DO UPDATE SET table_name = EXCLUDED.table_name, definition = EXCLUDED.definition, hash = EXCLUDED.hash, updated_at = EXCLUDED.updated_at",

@@ -157,8 +157,12 @@ func (s *Store) Renumber(ctx context.Context, db bun.IDB, c *collections.Collect
 	q := "UPDATE " + t + " SET " + order + " = r.pos FROM (" +
 		`SELECT "id", row_number() OVER (ORDER BY ` + siblingOrder(c) + ") - 1 AS pos FROM " + t + " WHERE " + where +
 		") AS r WHERE " + t + `."id" = r."id" AND ` + t + "." + order + " IS DISTINCT FROM r.pos"
-	if _, err := s.exec(ctx, db, q, args...); err != nil {
+	res, err := s.exec(ctx, db, q, args...)
+	if err != nil {
 		return fmt.Errorf("store: renumber %s: %w", c.Table(), err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n > 0 {
+		return s.touchRows(ctx, db, c, teamID)
 	}
 	return nil
 }
@@ -190,6 +194,11 @@ func (s *Store) MoveSubtree(ctx context.Context, db bun.IDB, c *collections.Coll
 	n, err := res.RowsAffected()
 	if err != nil {
 		return 0, fmt.Errorf("store: move subtree in %s: %w", c.Table(), err)
+	}
+	if n > 0 {
+		if err := s.touchRows(ctx, db, c, teamID); err != nil {
+			return 0, err
+		}
 	}
 	return n, nil
 }
@@ -224,6 +233,9 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 		if _, err := s.execOnce(ctx, db, b.String(), args...); err != nil {
 			return fmt.Errorf("store: set orders in %s: %w", c.Table(), err)
 		}
+	}
+	if len(orders) > 0 {
+		return s.touchRows(ctx, db, c, teamID)
 	}
 	return nil
 }

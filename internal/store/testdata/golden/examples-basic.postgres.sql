@@ -56,7 +56,10 @@ INSERT INTO "<schema>"."sx_app_tasks_search" ("team_id", "id", "created_at", "do
 
 CREATE INDEX IF NOT EXISTS "sg_app_tasks_search" ON "<schema>"."sx_app_tasks_search" USING gin ("doc" "public".gin_trgm_ops);
 
-CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL,
+	xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+
+ALTER TABLE kit_row_counts ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
 
 CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
 

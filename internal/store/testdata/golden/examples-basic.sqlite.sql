@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS "ftw_app_tasks_search" (hwm INTEGER NOT NULL);
 INSERT INTO "ftw_app_tasks_search"(hwm) SELECT coalesce(max("rowid"), 0) FROM "app_tasks" WHERE NOT EXISTS (SELECT 1 FROM "ftw_app_tasks_search");
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
-	n INTEGER NOT NULL, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
+	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
 
-INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, "team_id", count(*) FROM "app_tasks" GROUP BY "team_id";
+INSERT INTO kit_row_counts (table_name, team_id, n, gen) SELECT ?, "team_id", count(*), ? FROM "app_tasks" WHERE true GROUP BY "team_id"
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = excluded.n, gen = excluded.gen;
 

@@ -58,7 +58,10 @@ INSERT INTO "<schema>"."sx_blog_posts_search" ("team_id", "id", "created_at", "d
 
 CREATE INDEX IF NOT EXISTS "sg_blog_posts_search" ON "<schema>"."sx_blog_posts_search" USING gin ("doc" "public".gin_trgm_ops);
 
-CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL,
+	xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+
+ALTER TABLE kit_row_counts ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
 
 CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
 
@@ -126,7 +129,10 @@ INSERT INTO "<schema>"."sx_shop_categories_search" ("team_id", "id", "created_at
 
 CREATE INDEX IF NOT EXISTS "sg_shop_categories_search" ON "<schema>"."sx_shop_categories_search" USING gin ("doc" "public".gin_trgm_ops);
 
-CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL,
+	xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+
+ALTER TABLE kit_row_counts ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
 
 CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
 
@@ -211,7 +217,10 @@ INSERT INTO "<schema>"."sx_shop_products_search" ("team_id", "id", "created_at",
 
 CREATE INDEX IF NOT EXISTS "sg_shop_products_search" ON "<schema>"."sx_shop_products_search" USING gin ("doc" "public".gin_trgm_ops);
 
-CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL);
+CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL,
+	xid xid8 NOT NULL DEFAULT pg_current_xact_id());
+
+ALTER TABLE kit_row_counts ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id();
 
 CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id);
 

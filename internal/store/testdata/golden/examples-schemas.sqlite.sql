@@ -51,9 +51,10 @@ CREATE TABLE IF NOT EXISTS "ftw_blog_posts_search" (hwm INTEGER NOT NULL);
 INSERT INTO "ftw_blog_posts_search"(hwm) SELECT coalesce(max("rowid"), 0) FROM "blog_posts" WHERE NOT EXISTS (SELECT 1 FROM "ftw_blog_posts_search");
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
-	n INTEGER NOT NULL, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
+	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
 
-INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, "team_id", count(*) FROM "blog_posts" GROUP BY "team_id";
+INSERT INTO kit_row_counts (table_name, team_id, n, gen) SELECT ?, "team_id", count(*), ? FROM "blog_posts" WHERE true GROUP BY "team_id"
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = excluded.n, gen = excluded.gen;
 
 CREATE TABLE IF NOT EXISTS "shop_categories" (
   "id" TEXT PRIMARY KEY NOT NULL,
@@ -110,9 +111,10 @@ CREATE TABLE IF NOT EXISTS "ftw_shop_categories_search" (hwm INTEGER NOT NULL);
 INSERT INTO "ftw_shop_categories_search"(hwm) SELECT coalesce(max("rowid"), 0) FROM "shop_categories" WHERE NOT EXISTS (SELECT 1 FROM "ftw_shop_categories_search");
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
-	n INTEGER NOT NULL, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
+	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
 
-INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, "team_id", count(*) FROM "shop_categories" GROUP BY "team_id";
+INSERT INTO kit_row_counts (table_name, team_id, n, gen) SELECT ?, "team_id", count(*), ? FROM "shop_categories" WHERE true GROUP BY "team_id"
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = excluded.n, gen = excluded.gen;
 
 CREATE TABLE IF NOT EXISTS "shop_products" (
   "id" TEXT PRIMARY KEY NOT NULL,
@@ -186,7 +188,8 @@ CREATE TABLE IF NOT EXISTS "ftw_shop_products_search" (hwm INTEGER NOT NULL);
 INSERT INTO "ftw_shop_products_search"(hwm) SELECT coalesce(max("rowid"), 0) FROM "shop_products" WHERE NOT EXISTS (SELECT 1 FROM "ftw_shop_products_search");
 
 CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
-	n INTEGER NOT NULL, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
+	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID;
 
-INSERT INTO kit_row_counts (table_name, team_id, n) SELECT ?, "team_id", count(*) FROM "shop_products" GROUP BY "team_id";
+INSERT INTO kit_row_counts (table_name, team_id, n, gen) SELECT ?, "team_id", count(*), ? FROM "shop_products" WHERE true GROUP BY "team_id"
+	ON CONFLICT (table_name, team_id) DO UPDATE SET n = excluded.n, gen = excluded.gen;
 
