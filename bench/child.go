@@ -44,17 +44,18 @@ func serveMain(args []string) int {
 	teams := fs.String("teams", "", "raw: the user's team ids, comma-separated")
 	cpus := fs.String("cpus", "", "pin to these CPUs (comma-separated)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile here")
+	totals := fs.Int("totals-cache", 0, "kit: Config.TotalsCache")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if err := serve(*kind, *sqlitePath, *dsn, *schema, *token, *user, *teams, *cpus, *cpuprofile); err != nil {
+	if err := serve(*kind, *sqlitePath, *dsn, *schema, *token, *user, *teams, *cpus, *cpuprofile, *totals); err != nil {
 		fmt.Fprintf(os.Stderr, "bench --serve %s: %v\n", *kind, err)
 		return 1
 	}
 	return 0
 }
 
-func serve(kind, sqlitePath, dsn, schema, token, user, teams, cpus, cpuprofile string) error {
+func serve(kind, sqlitePath, dsn, schema, token, user, teams, cpus, cpuprofile string, totalsCache int) error {
 	if cpus != "" {
 		list, err := parseCPUs(cpus)
 		if err != nil {
@@ -82,7 +83,7 @@ func serve(kind, sqlitePath, dsn, schema, token, user, teams, cpus, cpuprofile s
 		if pg == nil {
 			path = sqlitePath
 		}
-		k, err := openKit(path, pg, logger)
+		k, err := openKit(path, pg, logger, totalsCache)
 		if err != nil {
 			return err
 		}

@@ -34,13 +34,15 @@ func productsDefinition() collections.Definition {
 	}
 }
 
-// openKit opens kit on the SQLite file path, or on db when it is not nil.
-func openKit(path string, db *bun.DB, logger *slog.Logger) (*kit.Kit, error) {
+// openKit opens kit on the SQLite file path, or on db when it is not nil,
+// with Config.TotalsCache totals.
+func openKit(path string, db *bun.DB, logger *slog.Logger, totals int) (*kit.Kit, error) {
 	return kit.New(kit.Config{
 		SQLitePath:  path,
 		DB:          db,
 		Definitions: []collections.Definition{productsDefinition()},
 		Logger:      logger,
+		TotalsCache: totals,
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,8 @@ type options struct {
 	rounds      int
 	bulkOver    int
 	check       bool
+	keep        bool
+	totals      int
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -73,6 +76,8 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.rounds, "rounds", 6, "split each timed run into this many rounds, alternating which server goes first (kit raw, raw kit, ...), so background load on a shared machine falls on both alike")
 	fs.IntVar(&o.bulkOver, "bulk-over", 100_000, "seed kit in bulk (kit's storage code, multi-row INSERTs) instead of through its record API when --rows exceeds this")
 	fs.BoolVar(&o.check, "check", true, "compare kit's and the baseline's answers to every list, filter and search before the load (at --rows 1000000 the baseline's searches scan a million rows each: minutes on a loaded machine)")
+	fs.IntVar(&o.totals, "totals-cache", 0, "kit's Config.TotalsCache: remembered totals of filtered and searched lists (0: kit's default, -1: none, so every list counts)")
+	fs.BoolVar(&o.keep, "keep", false, "leave the PostgreSQL schemas in place after the run (printed at the end) for EXPLAIN ANALYZE; drop them yourself")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -133,7 +138,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}
-	defer fx.cleanup()
+	defer func() {
+		if o.keep && fx.pg {
+			fmt.Fprintf(stderr, "bench: --keep: the schemas %s (kit) and %s (baseline) stay; drop them with DROP SCHEMA ... CASCADE\n", fx.kitSchema, fx.rawSchema)
+			return
+		}
+		fx.cleanup()
+	}()
 
 	// CPU placement: the generator gets the first CPU, the servers the
 	// rest, so neither starves the other.
@@ -164,11 +175,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fx.pg {
 		meta.kitEngine, meta.rawEngine = "PostgreSQL via internal/pgopen (pgx stdlib, simple protocol, pool of 20)", "net/http + database/sql + pgx stdlib on the same PostgreSQL server, same pool (internal/pgopen), same indexes"
 	}
+	switch {
+	case o.totals < 0:
+		meta.kitEngine += "; no remembered totals (--totals-cache -1: every filtered or searched list counts)"
+	case o.totals > 0:
+		meta.kitEngine += fmt.Sprintf("; %d remembered totals (--totals-cache)", o.totals)
+	default:
+		meta.kitEngine += "; remembered totals on (kit's default)"
+	}
 
 	// childArgs are the arguments of a server child; profile names its CPU
 	// profile under --cpuprofile ("" for none).
 	childArgs := func(server, profile string) []string {
 		args := fx.serverArgs(server)
+		if server == "kit" && o.totals != 0 {
+			args = append(args, "--totals-cache", strconv.Itoa(o.totals))
+		}
 		if srvCPUs != nil {
 			args = append(args, "--cpus", cpuList(srvCPUs))
 		}

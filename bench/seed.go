@@ -88,7 +88,7 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver int, progr
 
 	start := time.Now()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	k, err := openKit(fx.kitPath, kdb, quiet)
+	k, err := openKit(fx.kitPath, kdb, quiet, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open kit: %w", err)
 	}
