@@ -18,7 +18,7 @@ import (
 
 // allWorkloads are the workloads in the order they run. The reads come
 // first; every workload starts from the seeded data anyway.
-var allWorkloads = append([]string{"list", "search"}, append(searchRateWorkloads(), "filter", "get", "ids1", "ids100", "create", "update", "delete")...)
+var allWorkloads = append([]string{"list", "search"}, append(searchRateWorkloads(), "filter", "filter-writes", "get", "ids1", "ids100", "create", "update", "delete")...)
 
 // target is one running server as the generator sees it.
 type target struct {
@@ -78,6 +78,22 @@ func newWorkload(name string, ds *dataset, ids []string, seq *atomic.Int64) work
 		}
 		return workload{name: name, want: 200, next: func(_ *rand.Rand, n int64) (request, bool) {
 			return request{method: "GET", path: qs[n%int64(len(qs))]}, true
+		}}
+	case "filter-writes":
+		// The filter workload with one request in ten an update of a
+		// random record of the team (price and stock, the fields the
+		// filters test): kit's remembered totals of the team are
+		// counted again after each update.
+		qs := make([]string, len(filters))
+		for i, f := range filters {
+			qs[i] = "?filter=" + url.QueryEscape(f) + "&pageSize=20"
+		}
+		return workload{name: name, want: 200, next: func(r *rand.Rand, n int64) (request, bool) {
+			if n%10 == 9 {
+				body := fmt.Sprintf(`{"price":"%s","stock":%d}`, centsString(100+r.Int64N(99900)), r.IntN(1000))
+				return request{method: "PATCH", path: "/" + ids[r.IntN(len(ids))], body: []byte(body)}, true
+			}
+			return request{method: "GET", path: qs[(n-n/10)%int64(len(qs))]}, true
 		}}
 	case "get":
 		return workload{name: name, want: 200, next: func(r *rand.Rand, _ int64) (request, bool) {

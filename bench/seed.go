@@ -458,7 +458,7 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 }
 
 // writes names the workloads that change the rows.
-var writes = map[string]bool{"create": true, "update": true, "delete": true}
+var writes = map[string]bool{"create": true, "update": true, "delete": true, "filter-writes": true}
 
 // ran notes that workload ran on server: restore puts the rows back before
 // the next one when it wrote.
