@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -676,6 +677,7 @@ const maxSortedMatches = 5000
 // transaction (whose own writes a SQLite group has not counted yet), a
 // count of the matches.
 func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (Page, error) {
+	started := time.Now()
 	own := db == bun.IDB(s.db) // not a transaction of the caller's
 	// A version check that found many PostgreSQL delta rows compacts them
 	// once the list is done: after a shared search's transaction ended, so
@@ -805,7 +807,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 					}
 					// Changed: count again. The page stands, read during
 					// this request as a page read after the count would be.
-					if err := s.countRemembered(ctx, db, c, teamID, key, countCols, countColArgs, countFrom, countArgs, counted, &total, &teamSize, col, dst); err != nil {
+					if err := s.countRemembered(ctx, db, c, teamID, key, started, countStmt{countCols, countColArgs, countFrom, countArgs, counted}, &total, &teamSize, col, dst); err != nil {
 						return Page{}, err
 					}
 					page := Page{Total: total, Records: []Record{}}
@@ -837,7 +839,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			return Page{}, err
 		}
 	} else if key != "" {
-		if err := s.countRemembered(ctx, db, c, teamID, key, countCols, countColArgs, countFrom, countArgs, counted, &total, &teamSize, col, dst); err != nil {
+		if err := s.countRemembered(ctx, db, c, teamID, key, started, countStmt{countCols, countColArgs, countFrom, countArgs, counted}, &total, &teamSize, col, dst); err != nil {
 			return Page{}, err
 		}
 	} else if err := s.queryRow(ctx, db, "SELECT "+countCols+col+countFrom, append(slices.Clip(countColArgs), countArgs...)...).Scan(append(counted, extraOf(dst)...)...); err != nil {
@@ -857,27 +859,62 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 	return page, nil
 }
 
+// countStmt is a list's count: its select columns and their arguments,
+// its FROM and WHERE and theirs, and the columns' destinations.
+type countStmt struct {
+	cols     string
+	colArgs  []any
+	from     string
+	fromArgs []any
+	into     []any
+}
+
 // countRemembered counts the matches of a filtered or searched list of
-// team teamID (cols: the count's select columns, colArgs their arguments;
-// from and fromArgs: its FROM and WHERE; counted: cols' destinations,
-// total and teamSize among them; probeCol and probeDst: the version
-// probe's) together with the version of the team's rows, and remembers
-// the total under key (see totals.go).
-func (s *Store) countRemembered(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, key, cols string, colArgs []any, from string, fromArgs []any,
-	counted []any, total, teamSize *int, probeCol string, probeDst sql.Scanner) error {
+// team teamID (cs; total and teamSize among its destinations; probeCol
+// and probeDst: the version probe's) together with the version of the
+// team's rows, and remembers the total under key (see totals.go). A list
+// that started at since and finds a count of the same key under way that
+// started after it waits for that count instead of running its own, and
+// one that finds a total remembered by such a count takes it: that
+// count's snapshot is as new as one this list would take.
+func (s *Store) countRemembered(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, key string, since time.Time, cs countStmt,
+	total, teamSize *int, probeCol string, probeDst sql.Scanner) error {
+	fl, mine := s.totals.flight(key, since)
+	if !mine {
+		select {
+		case <-fl.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if fl.err == nil {
+			*total, *teamSize = fl.entry.total, fl.entry.teamSize
+			return nil
+		}
+		// That count failed: this list counts by itself.
+		fl, _ = s.totals.flight(key, time.Now())
+	}
+	err := errors.New("store: count panicked")
+	defer func() { s.totals.land(key, fl, err) }()
+	if err = s.countVersioned(ctx, db, c, teamID, cs, probeCol, probeDst, &fl.entry); err == nil {
+		fl.entry.total, fl.entry.teamSize, fl.entry.counted = *total, *teamSize, fl.started
+		s.totals.put(key, fl.entry, s.totalsLimit())
+	}
+	return err
+}
+
+// countVersioned runs count cs with the version of the team's rows, read
+// into e.
+func (s *Store) countVersioned(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, cs countStmt, probeCol string, probeDst sql.Scanner, e *totalEntry) error {
 	vcol, vargs := s.countVersion(c.Table(), teamID)
-	var e totalEntry
 	var ver any = &e.gen
 	if s.dialect == dialect.PG {
 		ver = &e.snap
 	}
-	args := append(append(slices.Clip(colArgs), vargs...), fromArgs...)
-	dst := append(append(slices.Clip(counted), ver), extraOf(probeDst)...)
-	if err := s.queryRow(ctx, db, "SELECT "+cols+vcol+probeCol+from, args...).Scan(dst...); err != nil {
+	args := append(append(slices.Clip(cs.colArgs), vargs...), cs.fromArgs...)
+	dst := append(append(slices.Clip(cs.into), ver), extraOf(probeDst)...)
+	if err := s.queryRow(ctx, db, "SELECT "+cs.cols+vcol+probeCol+cs.from, args...).Scan(dst...); err != nil {
 		return fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
-	e.total, e.teamSize = *total, *teamSize
-	s.totals.put(key, e, s.totalsLimit())
 	return nil
 }
 

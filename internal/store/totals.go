@@ -59,13 +59,62 @@ type totalEntry struct {
 	// the total was counted at.
 	gen  int64
 	snap string
-	used time.Time
+	// counted is when the count's statement was about to start: its
+	// snapshot is younger.
+	counted time.Time
+	used    time.Time
 }
 
-// totalsCache is a Store's remembered totals, bounded in number.
+// totalsCache is a Store's remembered totals, bounded in number, and the
+// counts under way.
 type totalsCache struct {
 	mu      sync.Mutex
 	entries map[string]*totalEntry
+	flights map[string]*totalFlight
+}
+
+// totalFlight is a count under way. entry and err are set before done is
+// closed.
+type totalFlight struct {
+	started time.Time
+	done    chan struct{}
+	entry   totalEntry
+	err     error
+}
+
+// flight returns the count of key under way, or just ended, that started
+// after since: an ended one as a closed flight holding its entry, one
+// under way for the caller to wait for (mine false); or else a new flight
+// of the caller's own (mine true), which it must land. The newest flight
+// of a key is the one later lists join.
+func (t *totalsCache) flight(key string, since time.Time) (f *totalFlight, mine bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f, ok := t.flights[key]; ok && f.started.After(since) {
+		return f, false
+	}
+	if e, ok := t.entries[key]; ok && e.counted.After(since) {
+		f := &totalFlight{started: e.counted, done: make(chan struct{}), entry: *e}
+		close(f.done)
+		return f, false
+	}
+	if t.flights == nil {
+		t.flights = map[string]*totalFlight{}
+	}
+	f = &totalFlight{started: time.Now(), done: make(chan struct{})}
+	t.flights[key] = f
+	return f, true
+}
+
+// land ends f, the caller's flight of key, with err.
+func (t *totalsCache) land(key string, f *totalFlight, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f.err = err
+	if t.flights[key] == f {
+		delete(t.flights, key)
+	}
+	close(f.done)
 }
 
 // totalsLimit is the number of totals s remembers: 0 for none.

@@ -441,3 +441,59 @@ func TestTotalsCacheOff(t *testing.T) {
 		}
 	})
 }
+
+// TestListsThatFindTheirTotalChangedShareOneCount: lists of one query
+// whose remembered total a write made stale, all under way when they find
+// out, wait for one count instead of each running its own: one that
+// started after all of them, so its total is as new as theirs would be.
+func TestListsThatFindTheirTotalChangedShareOneCount(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		for i := range 5 {
+			f.insert(t, f.products, "t1", map[string]any{"title": fmt.Sprintf("heavy %d", i), "weight": 20.0})
+		}
+		f.list(t, "t1", heavy)
+		f.insert(t, f.products, "t1", map[string]any{"title": "one more", "weight": 30.0})
+		const lists = 4
+		var arrived, counts atomic.Int64
+		f.s.ObserveQueries(func(q string, _ []any) {
+			switch {
+			case strings.HasPrefix(q, "SELECT count(*)"):
+				counts.Add(1)
+			case strings.Contains(q, "ORDER BY") && strings.Contains(q, "kit_row_counts"):
+				// Every list reads its page and finds the total stale
+				// before any of them counts.
+				arrived.Add(1)
+				for deadline := time.Now().Add(5 * time.Second); arrived.Load() < lists && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
+			}
+		})
+		defer f.s.ObserveQueries(nil)
+		q, err := f.products.ParseListQuery(heavy, collections.QueryLimits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		totals := make([]int, lists)
+		errs := make([]error, lists)
+		var wg sync.WaitGroup
+		for i := range lists {
+			wg.Go(func() {
+				p, err := f.s.List(t.Context(), f.db, f.products, "t1", q)
+				totals[i], errs[i] = p.Total, err
+			})
+		}
+		wg.Wait()
+		for i := range lists {
+			if errs[i] != nil || totals[i] != 6 {
+				t.Errorf("list %d: got total %d (%v), want 6", i, totals[i], errs[i])
+			}
+		}
+		if arrived.Load() != lists {
+			t.Fatalf("%d lists read their page with the check, want %d", arrived.Load(), lists)
+		}
+		if got := counts.Load(); got != 1 {
+			t.Errorf("got %d counts for %d lists, want 1", got, lists)
+		}
+	})
+}
