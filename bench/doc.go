@@ -1183,6 +1183,30 @@
 //     seeding 2 min 10 s, the run 5 min 7 s. SQLite at 1c13280 (04:58 to
 //     05:02): list 192x (1,871 against 10), create 0.99x, p99 4.92x (52
 //     against 10.6 ms), seeding 2 min 31 s, the run 4 min 6 s.
+//   - Remembered totals (2026-11-27, 54ece96 against 55ad899, two
+//     alternating pairs of --workloads filter,search-50%,update,create
+//     --duration 4s --rounds 2 each). PostgreSQL: filter 0.55x and 0.66x
+//     to 2.23x and 2.29x, search-50% 1.88x and 2.24x to 9.22x and 9.51x,
+//     update 1.43x and 1.29x to 1.27x and 1.29x (an update now inserts a
+//     delta row of 0), create 1.22x and 1.23x to 1.29x and 1.18x. SQLite:
+//     filter 3.28x and 3.11x to 24.7x and 24.4x, search-50% 3.26x and
+//     3.20x to 32.1x and 29.2x, update 0.99x and 0.83x to 0.88x and
+//     1.01x, create 1.47x and 1.02x to 1.04x and 1.07x (noise). With one
+//     request in ten an update (filter-writes), one run each with and
+//     without (--totals-cache -1): SQLite 11.6x and 3.26x, PostgreSQL
+//     0.81x and 0.70x: on PostgreSQL every update made the lists under way
+//     each count again. Lists of one query that find its total stale now
+//     share one count (abd833b; two alternating pairs of --db --workloads
+//     filter-writes): 0.80x and 0.74x before, 1.01x and 1.20x after.
+//   - A SQLite update in one statement, not kept (2026-11-27): UPDATE ...
+//     WHERE a value differs RETURNING the record, with no read first,
+//     when no listener would see the record it replaces. Two alternating
+//     pairs of --workloads update --duration 6s --rounds 2: 1.13x and
+//     1.07x with the read, 0.83x and 0.85x without it (kit 11,247 and
+//     11,275 req/s against 9,193 and 8,244). SQLite runs RETURNING as a
+//     trigger program, so the statement loses its one-pass plan and gets
+//     a statement journal in the group's transaction: dearer than the
+//     read by primary key it saves.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
