@@ -1,99 +1,142 @@
 package kit_test
 
 import (
-	"encoding/json"
-	"net/http"
+	"context"
+	"errors"
+	"fmt"
 	"net/url"
+	"runtime"
+	"sync"
 	"testing"
+
+	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 )
 
-// TestFilteredTotalsFollowWritesOfAnotherInstance lists a filter and a
-// search on instance B over HTTP (their totals remembered by B), writes
-// through instance A on the same database, and lists again on B: every
-// total must be the rows' count, whichever instance wrote.
-func TestFilteredTotalsFollowWritesOfAnotherInstance(t *testing.T) {
+// TestUnfilteredTotalsStayExact runs writes of every kind in order, on each
+// engine, and after each compares the unfiltered totals of both teams (the
+// kept row counts) with a count of the rows, and a filtered total (a count
+// of the matches) with its rows too.
+func TestUnfilteredTotalsStayExact(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		w := newCachedWriteWorld(t, e)
-		ctx := t.Context()
-		recs := w.a.Records("shopProducts")
-		admin := w.actor
-		list := func(t *testing.T, params url.Values) int {
-			t.Helper()
-			req, _ := http.NewRequestWithContext(ctx, "GET", w.server.URL+"/api/teams/"+w.seed.IDs["acme"]+"/shop-products?"+params.Encode(), http.NoBody)
-			req.Header.Set("Authorization", "Bearer "+w.token)
-			res, err := w.server.Client().Do(req)
+		k := newKitOn(t, e, shopDefs()...)
+		ctx := context.Background()
+		recs := k.Records(productsKey)
+		var made []string
+		create := func(a kit.Actor, title string) (string, error) {
+			rec, err := recs.Create(ctx, a, map[string]any{"title": title, "sku": title})
 			if err != nil {
-				t.Fatal(err)
+				return "", err
 			}
-			defer res.Body.Close()
-			if res.StatusCode != http.StatusOK {
-				t.Fatalf("GET %v: got status %d, want 200", params, res.StatusCode)
-			}
-			var body struct {
-				Items      []kit.Record `json:"items"`
-				Pagination struct {
-					TotalItems int `json:"totalItems"`
-				} `json:"pagination"`
-			}
-			if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
-				t.Fatal(err)
-			}
-			return body.Pagination.TotalItems
+			return rec["id"].(string), nil
 		}
-		live := url.Values{"filter": {`{"status":"live"}`}}
-		lamps := url.Values{"search": {"lamp"}}
-		truth := func(t *testing.T, params url.Values) int {
-			t.Helper()
-			l, err := recs.List(ctx, admin, params)
-			if err != nil {
+		teamRows := func(team, where string) int {
+			var n int
+			if err := k.DB().QueryRowContext(ctx, `SELECT count(*) FROM `+productsTable+` WHERE team_id = ?`+where, team).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
-			return l.Pagination.TotalItems
+			return n
 		}
-		var made string
-		cases := []struct {
-			name  string
-			write func(t *testing.T)
-			want  map[string]int // live, lamps
+		failTitle := "fail"
+		hooked := false
+		steps := []struct {
+			name string
+			do   func(t *testing.T)
 		}{
-			{"a create through A", func(t *testing.T) {
-				rec, err := recs.Create(ctx, admin, map[string]any{"title": "Desk lamp", "status": "live"})
-				if err != nil {
+			{"creates in two teams count one each", func(t *testing.T) {
+				for i := range 6 {
+					id, err := create(adminA, fmt.Sprintf("a%d", i))
+					if err != nil {
+						t.Fatal(err)
+					}
+					made = append(made, id)
+				}
+				if _, err := create(adminB, "b0"); err != nil {
 					t.Fatal(err)
 				}
-				made = rec["id"].(string)
-			}, map[string]int{"live": 2, "lamps": 2}},
-			{"an update through A out of the filter and the search", func(t *testing.T) {
-				if _, err := recs.Update(ctx, admin, made, map[string]any{"title": "Desk", "status": "draft"}); err != nil {
+			}},
+			{"a create refused by the unique sku counts nothing", func(t *testing.T) {
+				if _, err := create(adminA, "a0"); err == nil {
+					t.Fatal("got no error for a duplicate sku, want a conflict")
+				}
+			}},
+			{"a delete counts minus one", func(t *testing.T) {
+				if err := recs.Delete(ctx, adminA, made[0]); err != nil {
 					t.Fatal(err)
 				}
-			}, map[string]int{"live": 1, "lamps": 1}},
-			{"an update through A back into both", func(t *testing.T) {
-				if _, err := recs.Update(ctx, admin, made, map[string]any{"title": "Desk lamp", "status": "live"}); err != nil {
+			}},
+			{"a delete of a missing record counts nothing", func(t *testing.T) {
+				if err := recs.Delete(ctx, adminA, made[0]); !errors.Is(err, kit.ErrNotFound) {
+					t.Fatalf("got %v, want ErrNotFound", err)
+				}
+			}},
+			{"a bulk delete counts minus its records", func(t *testing.T) {
+				if err := recs.DeleteMany(ctx, adminA, made[1:3]); err != nil {
 					t.Fatal(err)
 				}
-			}, map[string]int{"live": 2, "lamps": 2}},
-			{"a delete through A", func(t *testing.T) {
-				if err := recs.Delete(ctx, admin, made); err != nil {
-					t.Fatal(err)
+			}},
+			{"a bulk delete with another team's record deletes and counts nothing", func(t *testing.T) {
+				if err := recs.DeleteMany(ctx, adminB, made[3:5]); err == nil {
+					t.Fatal("got no error, want ErrNotFound")
 				}
-			}, map[string]int{"live": 1, "lamps": 1}},
+			}},
+			{"writes an OnMutationTx listener fails are rolled back and count nothing", func(t *testing.T) {
+				if !hooked {
+					hooked = true
+					k.OnMutationTx(func(_ context.Context, _ bun.Tx, m *kit.Mutation) error {
+						if m.Data["title"] == failTitle || m.ItemID == made[3] {
+							return errors.New("refused by the listener")
+						}
+						return nil
+					})
+				}
+				if _, err := create(adminA, failTitle); err == nil {
+					t.Fatal("got no error for a create the listener refuses")
+				}
+				if err := recs.Delete(ctx, adminA, made[3]); err == nil {
+					t.Fatal("got no error for a delete the listener refuses")
+				}
+			}},
+			{"concurrent creates and deletes, some refused, count what committed", func(t *testing.T) {
+				var release func()
+				if e == testdb.EngineSQLite {
+					release = kit.HoldWrites(k) // one group commit for them all
+				}
+				var wg sync.WaitGroup
+				for i := range 24 {
+					wg.Go(func() {
+						title := fmt.Sprintf("c%d", i)
+						if i%4 == 0 {
+							title = failTitle
+						}
+						_, _ = create(adminA, title)
+					})
+				}
+				wg.Go(func() { _ = recs.Delete(ctx, adminA, made[4]) })
+				wg.Go(func() { _ = recs.Delete(ctx, adminA, made[3]) }) // refused
+				wg.Go(func() { _, _ = create(adminB, "b1") })
+				if release != nil {
+					for kit.QueuedWrites(k) < 27 {
+						runtime.Gosched() // until every write is queued behind the held one
+					}
+					release()
+				}
+				wg.Wait()
+			}},
 		}
-		for _, tc := range cases {
-			t.Run(tc.name, func(t *testing.T) {
-				list(t, live)
-				list(t, lamps)
-				tc.write(t)
-				for name, params := range map[string]url.Values{"live": live, "lamps": lamps} {
-					if got, want := list(t, params), tc.want[name]; got != want {
-						t.Errorf("%s on B: got totalItems %d, want %d", name, got, want)
+		for _, st := range steps {
+			t.Run(st.name, func(t *testing.T) {
+				st.do(t)
+				for _, a := range []kit.Actor{adminA, adminB} {
+					if got, want := mustList(t, k, productsKey, a, url.Values{}).Pagination.TotalItems, teamRows(a.TeamID, ""); got != want {
+						t.Errorf("team %s: got total %d, want %d (its rows)", a.TeamID, got, want)
 					}
-					if got, want := truth(t, params), tc.want[name]; got != want {
-						t.Errorf("%s on A: got totalItems %d, want %d", name, got, want)
-					}
+				}
+				filter := query("filter", `{"title":{"startsWith":"c"}}`)
+				if got, want := mustList(t, k, productsKey, adminA, filter).Pagination.TotalItems, teamRows(teamA, ` AND title LIKE 'c%'`); got != want {
+					t.Errorf("filtered: got total %d, want %d (its matches)", got, want)
 				}
 			})
 		}
