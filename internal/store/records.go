@@ -816,8 +816,8 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 					}
 					return page, nil
 				}
-				// No row: the rows changed (or the probe needs its own
-				// read); count again below.
+				// No row where the total promised some: the rows changed;
+				// count again below.
 			} else {
 				// The remembered total has no page to read: the check
 				// alone, with the probe.
