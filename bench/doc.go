@@ -1207,6 +1207,21 @@
 //     trigger program, so the statement loses its one-pass plan and gets
 //     a statement journal in the group's transaction: dearer than the
 //     read by primary key it saves.
+//   - Eight common searches beside a list, again (2026-11-27 02:55 UTC,
+//     0e05b69, BenchmarkListUnderCommonSearches with every search counting,
+//     default slots, two runs each; loaded/quiet in a burst's first 50 ms,
+//     then steady/quiet): SQLite 20,000 rows 2.58x and 1.06x, 1.94x and
+//     1.67x; 100,000 rows 1.12x and 1.85x, 0.85x and 2.70x. PostgreSQL
+//     20,000 rows 2.92x and 3.67x, 0.91x and 2.31x; 100,000 rows 2.52x and
+//     3.02x, 0.64x and 1.75x; the quiet list 0.27 to 0.34 ms, a lone search
+//     4.2 to 4.8 ms and 20 to 22 ms. Every PostgreSQL search without
+//     parallel workers, not only those beside another (three runs each
+//     against three of the code as it is): 2.60x, 3.85x and 3.52x against
+//     5.17x, 2.53x and 5.07x on 20,000 rows, 1.30x, 1.82x and 2.72x
+//     against 2.09x, 2.60x and 2.76x on 100,000, a lone search no slower
+//     (4.4 to 4.7 against 4.2 to 4.4 ms; 20.4 to 21.9 against 20.2 to
+//     20.8 ms). Within this benchmark's noise at these latencies; not
+//     changed.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
