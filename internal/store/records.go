@@ -304,13 +304,19 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 		return err
 	}
 	args = append(args, teamID, id)
-	q := "UPDATE " + quote(c.Table()) + " SET " + strings.Join(sets, ", ") + ` WHERE "team_id" = ? AND "id" = ?`
+	// On PostgreSQL the statement also inserts the delta row of 0 that
+	// marks the team's rows changed (totals.go); its rows affected are
+	// the updated rows still.
+	q := s.counted(c, "UPDATE "+quote(c.Table())+" SET "+strings.Join(sets, ", ")+` WHERE "team_id" = ? AND "id" = ?`, 0)
 	res, err := s.execKeyed(ctx, db, q, args...)
 	if err != nil {
 		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return ErrNotFound
+	}
+	if s.dialect == dialect.PG {
+		return nil
 	}
 	return s.touchRows(ctx, db, c, teamID)
 }
@@ -372,19 +378,21 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 		return nil, err
 	}
 	args = append(args, subArgs...)
-	q := "UPDATE " + table + " SET " + strings.Join(sets, ", ") +
+	// The delta row of 0 that marks the team's rows changed (totals.go)
+	// is inserted by the same statement. The table name passed validIdent
+	// (quote): a safe literal.
+	q := "WITH kit_row AS (UPDATE " + table + " SET " + strings.Join(sets, ", ") +
 		" FROM (" + sub + ") AS " + before +
 		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
-		" RETURNING " + strings.Join(ret, ", ")
+		" RETURNING " + strings.Join(ret, ", ") + ", " + table + `."team_id" AS kit_team)` +
+		`, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '` + c.Table() + `', kit_team, 0 FROM kit_row)` +
+		" SELECT " + selectList(c) + " FROM kit_row"
 	recs, err := s.scanKeyed(ctx, db, c, q, args...)
 	if err != nil {
 		return nil, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
 	}
 	if len(recs) == 0 {
 		return nil, ErrNotFound
-	}
-	if err := s.touchRows(ctx, db, c, teamID); err != nil {
-		return nil, err
 	}
 	return recs[0], nil
 }

@@ -144,6 +144,14 @@ func TestRememberedTotalsFollowEveryWrite(t *testing.T) {
 					name    string
 					write   func(t *testing.T) error
 					changed bool
+				}{"an update that returns the record it replaced (UpdateReturningBefore)", func(t *testing.T) error {
+					_, err := f.s.UpdateReturningBefore(ctx, f.db, f.products, "t1", light, "", store.Record{"weight": 3.0})
+					return err
+				}, true},
+				struct {
+					name    string
+					write   func(t *testing.T) error
+					changed bool
 				}{"a delete that is one statement (DeleteLogged)", func(t *testing.T) error {
 					return f.s.DeleteLogged(ctx, f.products, "t1", light, nil)
 				}, true},
