@@ -287,8 +287,7 @@ func (s *Store) batchInsertSQL(c *collections.Collection, cols []string, batch [
 		b.WriteString(" WHERE (" + g.query + ") = ?")
 		args = append(args, g.want)
 	}
-	// The table name passed validIdent (quote): a safe literal.
-	fmt.Fprintf(&b, ` RETURNING "team_id"), kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", count(*) FROM kit_row GROUP BY "team_id")`, c.Table())
+	b.WriteString(` RETURNING "team_id"), kit_count AS (` + deltaRows(c, `"team_id"`, "count(*)", true) + ")")
 	if batch[0].ch != nil {
 		// The records' insert takes the transaction id first (the
 		// EXISTS runs before any row's nextval), as changes.go requires.
@@ -413,8 +412,7 @@ func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any
 	}
 	b.WriteString(` ORDER BY kit_t."team_id", kit_t."id" FOR UPDATE OF kit_t), kit_row AS (DELETE FROM ` + table + ` USING kit_lock WHERE ` +
 		table + `."team_id" = kit_lock."team_id" AND ` + table + `."id" = kit_lock."id"`)
-	// The table name passed validIdent (quote): a safe literal.
-	fmt.Fprintf(&b, ` RETURNING %s."team_id", %s."id"), kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", -count(*) FROM kit_row GROUP BY "team_id")`, table, table, c.Table())
+	fmt.Fprintf(&b, ` RETURNING %s."team_id", %s."id"), kit_count AS (%s)`, table, table, deltaRows(c, `"team_id"`, "-count(*)", true))
 	if logged {
 		// Joined to the deleted rows, which take the transaction id
 		// before any change row's nextval, as changes.go requires.
@@ -600,8 +598,8 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 	}
 	b.WriteString(")  RETURNING kit_v.k AS kit_w, " + table + `."team_id" AS kit_team)`)
 	// One delta row of 0 per team written: the team's rows changed (see
-	// totals.go). The table name passed validIdent (quote): a safe literal.
-	fmt.Fprintf(&b, `, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT DISTINCT '%s', kit_team, 0 FROM kit_row)`, c.Table())
+	// totals.go).
+	b.WriteString(", kit_count AS (" + deltaRows(c, "kit_team", "0", true) + ")")
 	if logged {
 		// Joined to the written rows, which take the transaction id
 		// before any change row's nextval, as changes.go requires.

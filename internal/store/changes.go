@@ -185,8 +185,7 @@ func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch 
 		b.WriteString(pre + ", ")
 	}
 	b.WriteString("kit_row AS (" + q + " RETURNING " + ret + ")")
-	// The table name passed validIdent (quote): a safe literal.
-	fmt.Fprintf(&b, `, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '%s', "team_id", %d FROM kit_row)`, c.Table(), n)
+	b.WriteString(", kit_count AS (" + deltaRows(c, `"team_id"`, fmt.Sprint(n), false) + ")")
 	if ch != nil {
 		ids, err := json.Marshal(ch.ItemIDs)
 		if err != nil {

@@ -80,9 +80,22 @@ func (s *Store) counted(c *collections.Collection, q string, n int) string {
 	if s.dialect != dialect.PG {
 		return q
 	}
+	return "WITH kit_row AS (" + q + ` RETURNING "team_id") ` + deltaRows(c, `"team_id"`, fmt.Sprint(n), false)
+}
+
+// deltaRows is the INSERT of the PostgreSQL delta rows of c's rows that a
+// data-modifying WITH query named kit_row wrote: a row of n (SQL) for
+// each row of kit_row, whose team is its column team, or with grouped one
+// row per team, n then an aggregate (count(*)) or a constant. Every
+// statement that writes c's rows and counts them in one builds its delta
+// rows here.
+func deltaRows(c *collections.Collection, team, n string, grouped bool) string {
 	// The table name passed validIdent (quote): a safe literal.
-	return "WITH kit_row AS (" + q + ` RETURNING "team_id") INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '` +
-		c.Table() + `', "team_id", ` + fmt.Sprint(n) + " FROM kit_row"
+	q := "INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '" + c.Table() + "', " + team + ", " + n + " FROM kit_row"
+	if grouped {
+		q += " GROUP BY " + team
+	}
+	return q
 }
 
 // syncCounts makes c's row counts current in sync's transaction: the

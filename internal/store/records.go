@@ -379,13 +379,12 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 	}
 	args = append(args, subArgs...)
 	// The delta row of 0 that marks the team's rows changed (totals.go)
-	// is inserted by the same statement. The table name passed validIdent
-	// (quote): a safe literal.
+	// is inserted by the same statement.
 	q := "WITH kit_row AS (UPDATE " + table + " SET " + strings.Join(sets, ", ") +
 		" FROM (" + sub + ") AS " + before +
 		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
 		" RETURNING " + strings.Join(ret, ", ") + ", " + table + `."team_id" AS kit_team)` +
-		`, kit_count AS (INSERT INTO kit_row_counts (table_name, team_id, n) SELECT '` + c.Table() + `', kit_team, 0 FROM kit_row)` +
+		", kit_count AS (" + deltaRows(c, "kit_team", "0", false) + ")" +
 		" SELECT " + selectList(c) + " FROM kit_row"
 	recs, err := s.scanKeyed(ctx, db, c, q, args...)
 	if err != nil {

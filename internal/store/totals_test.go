@@ -80,11 +80,12 @@ func TestRememberedTotalsFollowEveryWrite(t *testing.T) {
 		inQueue := func(fn func(ctx context.Context, db bun.IDB) error) error {
 			return f.s.RunWrite(ctx, f.products, false, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
 		}
-		cases := []struct {
+		type writeCase struct {
 			name    string
 			write   func(t *testing.T) error
 			changed bool // the write changes team t1's rows
-		}{
+		}
+		cases := []writeCase{
 			{"a create of the team", func(t *testing.T) error {
 				return f.s.Insert(ctx, f.db, f.products, fullRecord(f.products, newID(), "t1", map[string]any{"weight": 50.0}))
 			}, true},
@@ -132,27 +133,15 @@ func TestRememberedTotalsFollowEveryWrite(t *testing.T) {
 		}
 		if pg {
 			cases = append(cases,
-				struct {
-					name    string
-					write   func(t *testing.T) error
-					changed bool
-				}{"an update that is one statement (UpdateLogged)", func(t *testing.T) error {
+				writeCase{"an update that is one statement (UpdateLogged)", func(t *testing.T) error {
 					_, _, err := f.s.UpdateLogged(ctx, f.products, "t1", light, "", store.Record{"weight": 12.0}, store.Record{"weight": 12.0}, nil)
 					return err
 				}, true},
-				struct {
-					name    string
-					write   func(t *testing.T) error
-					changed bool
-				}{"an update that returns the record it replaced (UpdateReturningBefore)", func(t *testing.T) error {
+				writeCase{"an update that returns the record it replaced (UpdateReturningBefore)", func(t *testing.T) error {
 					_, err := f.s.UpdateReturningBefore(ctx, f.db, f.products, "t1", light, "", store.Record{"weight": 3.0})
 					return err
 				}, true},
-				struct {
-					name    string
-					write   func(t *testing.T) error
-					changed bool
-				}{"a delete that is one statement (DeleteLogged)", func(t *testing.T) error {
+				writeCase{"a delete that is one statement (DeleteLogged)", func(t *testing.T) error {
 					return f.s.DeleteLogged(ctx, f.products, "t1", light, nil)
 				}, true},
 			)
