@@ -887,7 +887,7 @@ type countStmt struct {
 func (s *Store) countRemembered(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, key string, since time.Time, cs countStmt,
 	total, teamSize *int, probeCol string, probeDst sql.Scanner) error {
 	fl, mine := s.totals.flight(key, since)
-	if !mine {
+	for !mine {
 		select {
 		case <-fl.done:
 		case <-ctx.Done():
@@ -897,8 +897,9 @@ func (s *Store) countRemembered(ctx context.Context, db bun.IDB, c *collections.
 			*total, *teamSize = fl.entry.total, fl.entry.teamSize
 			return nil
 		}
-		// That count failed: this list counts by itself.
-		fl, _ = s.totals.flight(key, time.Now())
+		// That count failed: this list counts by itself, or joins a
+		// count that started since.
+		fl, mine = s.totals.flight(key, time.Now())
 	}
 	err := errors.New("store: count panicked")
 	defer func() { s.totals.land(key, fl, err) }()
