@@ -163,8 +163,11 @@ func inTx(db bun.IDB) bool { return txOf(db) != nil }
 // server aborted the transaction) and the statements after it run
 // unprepared.
 func (r *Runner) lostStatement(err error) bool {
+	if err == nil {
+		return false // before coded, which escapes: no allocation per statement
+	}
 	var coded interface{ SQLState() string }
-	if err == nil || !errors.As(err, &coded) || coded.SQLState() != "26000" {
+	if !errors.As(err, &coded) || coded.SQLState() != "26000" {
 		return false
 	}
 	if r.unprepared.CompareAndSwap(false, true) {
