@@ -101,7 +101,10 @@ func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 	return v, nil
 }
 
-// decode turns a driver value into the canonical value.
+// decode turns a driver value into the canonical value. A value that is
+// canonical already is returned as it came (v itself, not a copy of its
+// contents: boxing a string or a float64 again would allocate, per column
+// of every row read).
 func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 	if v == nil {
 		return nil, nil
@@ -113,7 +116,7 @@ func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 	case collections.TypeNumber:
 		switch x := v.(type) {
 		case float64:
-			return x, nil
+			return v, nil
 		case int64:
 			return float64(x), nil
 		case string:
@@ -163,8 +166,8 @@ func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 		}
 		return out, nil
 	default:
-		if s, ok := v.(string); ok {
-			return s, nil
+		if _, ok := v.(string); ok {
+			return v, nil
 		}
 		return fmt.Sprint(v), nil
 	}
