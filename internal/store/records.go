@@ -101,7 +101,7 @@ func (s *Store) scanRowsEach(c *collections.Collection, extra []any, rows *sql.R
 // Get returns the record id of team teamID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
 	col, dst := probeColumn(ctx)
-	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), getSQLWith(c, col), teamID, id)
+	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getText(c, col), teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 		return []Record{}, nil
 	}
 	col, dst := probeColumn(ctx)
-	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getManySQL(c, col), teamID, inListOf(ids))
+	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getManyText(c, col), teamID, inListOf(ids))
 	if err != nil {
 		return nil, err
 	}
@@ -202,26 +202,38 @@ func (s *Store) Insert(ctx context.Context, db bun.IDB, c *collections.Collectio
 	if err != nil {
 		return err
 	}
-	if _, err := s.execKeyed(ctx, db, s.counted(c, q, 1), args...); err != nil {
+	if _, err := s.execKeyed(ctx, db, q, args...); err != nil {
 		return classifyFor(c, fmt.Errorf("store: insert %s: %w", c.Table(), err))
 	}
 	team, _ := rec["teamId"].(string)
 	return s.countRows(ctx, db, c, team, 1)
 }
 
-// insertOf returns the INSERT of rec's attributes into c's table and its
-// arguments.
+// insertOf returns the INSERT of rec's attributes into c's table, with its
+// row count (counted), and its arguments. A record with every attribute
+// (what Create stores) gets the memoized text (insertSQL).
 func (s *Store) insertOf(c *collections.Collection, rec Record) (string, []any, error) {
-	cols, marks, args, err := s.insertParts(c, rec)
+	full := true
+	for _, a := range c.Attributes() {
+		if _, ok := rec[a.Name]; !ok {
+			full = false
+			break
+		}
+	}
+	cols, marks, args, err := s.insertParts(c, rec, !full)
 	if err != nil {
 		return "", nil, err
 	}
-	return insertSQLFor(c.Table(), cols, marks), args, nil
+	if full {
+		return s.textsOf(c).insert, args, nil
+	}
+	return s.counted(c, insertSQLFor(c.Table(), cols, marks), 1), args, nil
 }
 
-// insertParts returns the quoted columns of rec's attributes in c's table
-// (sort keys included), their placeholders and their arguments.
-func (s *Store) insertParts(c *collections.Collection, rec Record) (cols, marks []string, args []any, err error) {
+// insertParts returns the arguments of rec's attributes in c's table (sort
+// keys included) and, with names, their quoted columns and placeholders.
+func (s *Store) insertParts(c *collections.Collection, rec Record, names bool) (cols, marks []string, args []any, err error) {
+	args = make([]any, 0, len(rec)+4)
 	for _, a := range c.Attributes() {
 		v, ok := rec[a.Name]
 		if !ok {
@@ -231,13 +243,17 @@ func (s *Store) insertParts(c *collections.Collection, rec Record) (cols, marks 
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		cols = append(cols, quote(a.Column))
-		marks = append(marks, "?")
 		args = append(args, ev)
-		if hasSortKey(a) {
-			cols = append(cols, quote(sortKeyColumn(a)))
+		if names {
+			cols = append(cols, quote(a.Column))
 			marks = append(marks, "?")
+		}
+		if hasSortKey(a) {
 			args = append(args, sortKeyValue(ev))
+			if names {
+				cols = append(cols, quote(sortKeyColumn(a)))
+				marks = append(marks, "?")
+			}
 		}
 	}
 	return cols, marks, args, nil
@@ -256,7 +272,7 @@ func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec
 	if s.dialect != dialect.PG {
 		return ErrUnsupported
 	}
-	cols, _, args, err := s.insertParts(c, rec)
+	cols, _, args, err := s.insertParts(c, rec, true)
 	if err != nil {
 		return err
 	}
@@ -549,7 +565,7 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 	}
 	// On PostgreSQL the statement also inserts the count's delta row, one
 	// per deleted row: its rows affected are the deleted rows still.
-	res, err := s.execKeyed(ctx, db, s.deleteSQL(c), teamID, id)
+	res, err := s.execKeyed(ctx, db, s.textsOf(c).delete, teamID, id)
 	if err != nil {
 		return deleteError(c, err)
 	}

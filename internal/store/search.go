@@ -141,6 +141,12 @@ func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Coll
 	return nil
 }
 
+// searchBacklogSQL is SearchBacklog's query.
+func searchBacklogSQL(c *collections.Collection) string {
+	return fmt.Sprintf(`SELECT (SELECT count(*) FROM %s) + max(0, (SELECT coalesce(max("rowid"), 0) FROM %s) - (SELECT hwm FROM %s))`,
+		quote(ftsPending(c.Table())), quote(c.Table()), quote(ftsMark(c.Table())))
+}
+
 // SearchBacklog returns how many rows of c wait for the search index: the
 // entries in its change log plus the rows above its high-water mark (an
 // upper bound: rowids left free by deletes count too; none are counted
@@ -150,10 +156,8 @@ func (s *Store) SearchBacklog(ctx context.Context, db bun.IDB, c *collections.Co
 	if s.dialect == dialect.PG || c.External() || len(searchColumns(c)) == 0 {
 		return 0, nil
 	}
-	q := fmt.Sprintf(`SELECT (SELECT count(*) FROM %s) + max(0, (SELECT coalesce(max("rowid"), 0) FROM %s) - (SELECT hwm FROM %s))`,
-		quote(ftsPending(c.Table())), quote(c.Table()), quote(ftsMark(c.Table())))
 	var n int
-	if err := s.queryRow(ctx, db, q).Scan(&n); err != nil {
+	if err := s.queryRow(ctx, db, s.textsOf(c).backlog).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: read search backlog of %s: %w", c.Table(), err)
 	}
 	return n, nil

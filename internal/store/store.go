@@ -77,6 +77,7 @@ type Store struct {
 	batches          batcher    // PostgreSQL: creates and deletes that share statements
 	closed           atomic.Bool
 	totals           totalsCache // remembered totals (totals.go)
+	texts            textMemo    // the record statements' SQL text (texts.go)
 }
 
 // New returns a Store on db. registry returns the current registry, so
