@@ -205,8 +205,13 @@ func (q *writeQueue) drain() {
 	for {
 		// Let the goroutines that are ready to run (requests on their way
 		// to the queue) queue up first, so that they join this group
-		// instead of each waiting for a transaction of its own.
-		runtime.Gosched()
+		// instead of each waiting for a transaction of its own. A few
+		// yields, not one: a request the network poller wakes meanwhile
+		// gets its turn too. With nothing else to run, a yield returns at
+		// once.
+		for range drainYields {
+			runtime.Gosched()
+		}
 		q.mu.Lock()
 		n := min(len(q.queue), maxWriteBatch)
 		if n == 0 {
@@ -234,6 +239,10 @@ func (q *writeQueue) drain() {
 		}
 	}
 }
+
+// drainYields is how many times the queue yields before it takes a group
+// (see drain).
+const drainYields = 3
 
 // maybeCheckpoint starts a passive WAL checkpoint on a goroutine of its
 // own when none runs and the last started checkpointEvery ago or more.
