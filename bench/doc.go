@@ -1222,6 +1222,42 @@
 //     (4.4 to 4.7 against 4.2 to 4.4 ms; 20.4 to 21.9 against 20.2 to
 //     20.8 ms). Within this benchmark's noise at these latencies; not
 //     changed.
+//   - SQLite's writes, profiled again (2026-11-27, 9846ae4, --workloads
+//     create,update,delete --cpuprofile, kit against the baseline, the
+//     server on one core). Update: the record's read before the write is
+//     14% of kit's CPU, the group commit 12%, allocation and garbage
+//     collection 22% against the baseline's 6.5%; the baseline parses its
+//     SQL on every request (20% of its CPU). Delete: the search index's
+//     flushes 20% (FTS5 tombstones and the merges of segments half deleted),
+//     the commit 19%, the statement 17%. Create: the flushes 14% (a third of
+//     it FTS5's automerge), one group commit in 37 ms flushing 256 rows for
+//     4 to 5 ms, and with --workloads create a queue-held checkpoint (WAL
+//     past 64 MiB) 13 times in 8 s, 5 to 12 ms each: kit's p99. Groups
+//     hold about 4 writes: the handlers, not the queue, fill the core.
+//   - Allocations per request through k.Handler() (BenchmarkHTTPWrites,
+//     BenchmarkHTTPIDs, 2026-11-27): create 361, update 420, delete 197,
+//     100 ids 6,420 (64 per record: 17 the driver's column text, 12 its
+//     values, 12 kit's decode) before 81e1e4c, a94c5ee and c0dc80d; 325,
+//     397, 190 and 5,521 after. kit's req/s moved 1 to 4% (c0dc80d).
+//   - Not kept (2026-11-27, alternating pairs of --workloads delete or
+//     create --duration 4s --rounds 2, kit's req/s and p99). FTS5's
+//     deletemerge off: delete 6,116, 5,957 and 6,323 req/s to 6,782, 6,584
+//     and 6,611 (0.78x to 0.83x of the baseline to 0.85x to 0.88x), but a
+//     segment would keep its deleted rows until a level above fills, and
+//     a merge deferred to idle time gains nothing under a steady load. A
+//     delete log of its own with a larger flush limit (2,048) and a
+//     trigger that lowers the mark when the last rows go, so that waiting
+//     deletes are no search candidates: delete 0.81x and 0.74x to 0.66x and
+//     0.68x (the trigger's UPDATE per delete costs more than the flushes
+//     it saves; without it, 0.80x and 0.79x: the flush's cost is the
+//     tombstones and merges, not their number). The backlog of 256 rows
+//     against 128 and 64: create p99 15.3 and 14.9 ms against 27.3 and
+//     27.1 (128) and 52.8 and 48.5 (64), req/s 0.97x and 0.95x, 0.83x and
+//     0.85x (more segments, more merges); against 512 and 1,024: p99 17.4
+//     and 16.7, 17.5 and 16.9 ms, req/s the same. FTS5's automerge off
+//     (the bound of moving merges out of the flush): create p99 14.4 and
+//     15.6 ms to 11.6 and 13.1, req/s the same. Eight yields before a
+//     group instead of three: no better.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
