@@ -12,12 +12,11 @@ import (
 // dialect only, so the Store builds it once per collection (textsOf)
 // instead of quoting and joining every column again on every request.
 type recordTexts struct {
-	selectList string // selectList
-	get        string // getSQL
-	getMany    string // getManySQL
-	insert     string // insertSQL: every attribute, sort keys included
-	delete     string // deleteSQL
-	backlog    string // searchBacklogSQL (SQLite)
+	get     string // getSQL
+	getMany string // getManySQL
+	insert  string // insertSQL: every attribute, sort keys included
+	delete  string // deleteSQL
+	backlog string // searchBacklogSQL (SQLite)
 	// probed holds get and getMany with the version probe's column last
 	// asked for (see probeColumn; it is the same on every request of a
 	// Kit).
@@ -47,7 +46,7 @@ func (s *Store) textsOf(c *collections.Collection) *recordTexts {
 	if t != nil {
 		return t
 	}
-	t = &recordTexts{selectList: selectList(c), get: getSQL(c), getMany: s.getManySQL(c, ""), insert: s.insertSQL(c), delete: s.deleteSQL(c), backlog: searchBacklogSQL(c)}
+	t = &recordTexts{get: getSQL(c), getMany: s.getManySQL(c, ""), insert: s.insertSQL(c), delete: s.deleteSQL(c), backlog: searchBacklogSQL(c)}
 	s.texts.mu.Lock()
 	defer s.texts.mu.Unlock()
 	if prev := s.texts.m[c]; prev != nil {
