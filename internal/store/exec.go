@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+	"runtime"
+	"sync"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
@@ -84,8 +86,15 @@ func (s *Store) queryStringsOnce(ctx context.Context, db bun.IDB, query string, 
 
 // Warm prepares the fixed-shape statements of every stored collection's
 // record paths (get, insert, delete, exists) outside any transaction, so
-// writes find them cached.
+// writes find them cached. On PostgreSQL it first opens the connections
+// a burst of requests would (warmConns): a connection opened under load
+// starts a server process while the requests already running wait for
+// the CPUs (bench/doc.go). The pool keeps them as its MaxIdleConns and
+// ConnMaxIdleTime allow.
 func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
+	if s.dialect == dialect.PG {
+		s.warmConns(ctx, reg)
+	}
 	for _, c := range reg.All() {
 		if !c.External() {
 			s.run.Prepare(ctx, getSQL(c), s.insertSQL(c), s.deleteSQL(c), existsSQL(c))
@@ -93,6 +102,58 @@ func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 				s.run.Prepare(ctx, flushSearchSQL(c)...)
 			}
 		}
+	}
+}
+
+// warmConnCount is how many connections warmConns opens: as many as the
+// search slots (each search holds one while it scans) plus GOMAXPROCS
+// (the requests the CPUs serve meanwhile) plus one, leaving one of the
+// pool's MaxOpenConns to the requests that run meanwhile.
+func (s *Store) warmConnCount() int {
+	n := s.scanSlotCount() + runtime.GOMAXPROCS(0) + 1
+	if open := s.db.DB.Stats().MaxOpenConnections; open > 0 {
+		n = max(1, min(n, open-1))
+	}
+	return n
+}
+
+// warmConns opens warmConnCount pool connections at once, reads the
+// definition of every stored collection's table on each (a server
+// process does so once, on first use), and returns them to the pool. A
+// connection that fails is left for the pool to open later.
+func (s *Store) warmConns(ctx context.Context, reg *collections.Registry) {
+	n := s.warmConnCount()
+	conns := make([]*sql.Conn, 0, n)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			conn, err := s.db.DB.Conn(ctx)
+			if err != nil {
+				return
+			}
+			for _, c := range reg.All() {
+				if c.External() {
+					continue
+				}
+				// The server process reads the table's and its indexes'
+				// definitions once, here rather than in a request.
+				if _, err := conn.ExecContext(ctx, "SELECT 1 FROM "+quote(c.Table())+` WHERE "team_id" = '' LIMIT 1`); err != nil {
+					break
+				}
+			}
+			if err := conn.PingContext(ctx); err != nil {
+				conn.Close()
+				return
+			}
+			mu.Lock()
+			conns = append(conns, conn)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	for _, conn := range conns {
+		conn.Close() // back to the pool
 	}
 }
 

@@ -52,3 +52,6 @@ func (s *Store) QueuedWritesToShare() int {
 	}
 	return n
 }
+
+// WarmConnCount is how many pool connections Warm opens on PostgreSQL.
+func (s *Store) WarmConnCount() int { return s.warmConnCount() }

@@ -222,26 +222,30 @@ func (s *Store) sharedScan(ctx context.Context, db bun.IDB) (bun.IDB, func(), er
 	return tx, func() { tx.Rollback() }, nil
 }
 
+// scanSlotCount is the number of scan slots: SearchScans, or its default
+// (see SearchScans).
+func (s *Store) scanSlotCount() int {
+	n := s.SearchScans
+	switch {
+	case n > 0:
+	case s.dialect == dialect.PG:
+		// A search is a backend on the server (with its parallel
+		// workers). At least two slots: with one, a burst of
+		// searches used half of a two-CPU server (bench/doc.go).
+		n = max(2, runtime.GOMAXPROCS(0))
+		if open := s.db.DB.Stats().MaxOpenConnections; open > 0 {
+			n = max(1, min(n, open/2))
+		}
+	default:
+		n = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	return n
+}
+
 // acquireScan waits for a scan slot (see SearchScans) and returns its
 // release, or ctx's error when ctx ends first.
 func (s *Store) acquireScan(ctx context.Context) (func(), error) {
-	s.scanOnce.Do(func() {
-		n := s.SearchScans
-		switch {
-		case n > 0:
-		case s.dialect == dialect.PG:
-			// A search is a backend on the server (with its parallel
-			// workers). At least two slots: with one, a burst of
-			// searches used half of a two-CPU server (bench/doc.go).
-			n = max(2, runtime.GOMAXPROCS(0))
-			if open := s.db.DB.Stats().MaxOpenConnections; open > 0 {
-				n = max(1, min(n, open/2))
-			}
-		default:
-			n = max(1, runtime.GOMAXPROCS(0)/2)
-		}
-		s.scanSlots = make(chan struct{}, n)
-	})
+	s.scanOnce.Do(func() { s.scanSlots = make(chan struct{}, s.scanSlotCount()) })
 	select {
 	case s.scanSlots <- struct{}{}:
 		return func() { <-s.scanSlots }, nil
