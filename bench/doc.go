@@ -1258,6 +1258,19 @@
 //     (the bound of moving merges out of the flush): create p99 14.4 and
 //     15.6 ms to 11.6 and 13.1, req/s the same. Eight yields before a
 //     group instead of three: no better.
+//   - Eight common searches beside a list, the burst's first 50 ms on
+//     PostgreSQL (2026-11-27, BenchmarkListUnderCommonSearches, 20,000
+//     rows, one burst per run). Each run's fixture starts with a pool of
+//     one connection, so the burst opened the others: new backends, each
+//     a process started and its catalog caches filled while the searches
+//     ran. Cold pool: 3.10x, 2.55x, 2.26x, 4.01x and 3.42x; the same runs
+//     after eight goroutines had listed three times each: 1.36x, 1.92x,
+//     2.34x, 0.87x and 1.84x. Store.Warm now opens the connections and
+//     reads the tables' definitions on them (5c28212): eight alternating
+//     runs each, 2.72x, 2.19x, 1.62x, 2.43x, 3.19x, 2.90x, 2.81x and
+//     2.19x without, 1.99x, 2.66x, 2.16x, 0.96x, 1.24x, 1.29x, 2.23x and
+//     1.86x with; opening the connections without reading the tables
+//     gave 3.71x, 0.81x, 1.49x, 0.96x, 1.60x, 2.37x, 1.83x and 2.53x.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
