@@ -22,13 +22,7 @@ import (
 func BenchmarkHTTPGet(b *testing.B) {
 	k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: []collections.Definition{benchProducts("restful")}})
 	ctx := context.Background()
-	seed, err := testkit.SeedWorld(ctx, k, testkit.World{
-		Teams: []string{"acme"},
-		Users: []testkit.WorldUser{{Name: "ann", Team: "acme", Role: teamauth.RoleOwner}},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	seed := seedAnn(b, k)
 	ids := make([]string, 1000)
 	for i := range ids {
 		rec, err := k.Records(productsKey).Create(ctx, seed.Actors["ann"], map[string]any{
@@ -54,6 +48,20 @@ func BenchmarkHTTPGet(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// seedAnn seeds the HTTP benchmarks' world in k: team acme and its owner
+// ann.
+func seedAnn(b *testing.B, k *kit.Kit) testkit.Seed {
+	b.Helper()
+	seed, err := testkit.SeedWorld(context.Background(), k, testkit.World{
+		Teams: []string{"acme"},
+		Users: []testkit.WorldUser{{Name: "ann", Team: "acme", Role: teamauth.RoleOwner}},
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return seed
 }
 
 // serveOnce serves r with h. It is a function of its own so that
@@ -97,13 +105,7 @@ func BenchmarkHTTPWrites(b *testing.B) {
 		b.Run(op, func(b *testing.B) {
 			k := newKitConfig(b, kit.Config{SQLitePath: tempDBPath(b), Definitions: []collections.Definition{benchProducts("restful")}})
 			ctx := context.Background()
-			seed, err := testkit.SeedWorld(ctx, k, testkit.World{
-				Teams: []string{"acme"},
-				Users: []testkit.WorldUser{{Name: "ann", Team: "acme", Role: teamauth.RoleOwner}},
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
+			seed := seedAnn(b, k)
 			var ids []string
 			create := func(i int) {
 				rec, err := k.Records(productsKey).Create(ctx, seed.Actors["ann"], map[string]any{

@@ -17,9 +17,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
-	"github.com/collectionkit/kit/teamauth"
 )
 
 // idsBenchRows is the size of the team BenchmarkHTTPIDs reads from.
@@ -39,14 +37,7 @@ func BenchmarkHTTPIDs(b *testing.B) {
 				cfg.SQLitePath, cfg.DB = "", testdb.PostgresDB(b)
 			}
 			k := newKitConfig(b, cfg)
-			ctx := context.Background()
-			seed, err := testkit.SeedWorld(ctx, k, testkit.World{
-				Teams: []string{"acme"},
-				Users: []testkit.WorldUser{{Name: "ann", Team: "acme", Role: teamauth.RoleOwner}},
-			})
-			if err != nil {
-				b.Fatal(err)
-			}
+			seed := seedAnn(b, k)
 			ids := bulkProducts(b, k, seed.Actors["ann"], idsBenchRows)
 			h := k.Handler()
 			r := rand.New(rand.NewPCG(1, 2))
