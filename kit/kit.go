@@ -23,7 +23,12 @@ import (
 type Config struct {
 	// DB is the database: a *bun.DB on SQLite (sqlitedialect) or PostgreSQL
 	// (pgdialect). kit does not close a DB it was given. When nil, kit
-	// opens SQLitePath.
+	// opens SQLitePath. On PostgreSQL, New (and each schema sync) opens a
+	// few of the pool's connections at once and returns them to it (the
+	// search slots plus GOMAXPROCS plus one, at most MaxOpenConns less
+	// one), so that a first burst of requests finds them open; the pool
+	// keeps them as its MaxIdleConns allow (README, "Keep the pool's
+	// connections").
 	DB *bun.DB
 	// SQLitePath is the SQLite file opened when DB is nil. Default
 	// "kit.db"; ":memory:<name>" opens an in-memory database. A path gets
