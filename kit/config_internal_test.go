@@ -2,46 +2,32 @@ package kit
 
 import "testing"
 
-func TestConfigSearchScansReachesTheStore(t *testing.T) {
+// TestConfigStoreSettingsReachTheStore checks that the Config fields kit
+// hands to its store arrive there as set, the zero value included (the
+// store's own default applies).
+func TestConfigStoreSettingsReachTheStore(t *testing.T) {
 	cases := []struct {
 		name string
-		set  int
+		cfg  Config
+		got  func(k *Kit) int
+		want int
 	}{
-		{"the zero value leaves the store's default", 0},
-		{"a set value is the store's slot count", 3},
+		{"SearchScans' zero value leaves the store's default", Config{}, func(k *Kit) int { return k.store.SearchScans }, 0},
+		{"a set SearchScans is the store's slot count", Config{SearchScans: 3}, func(k *Kit) int { return k.store.SearchScans }, 3},
+		{"TotalsCache's zero value leaves the store's default", Config{}, func(k *Kit) int { return k.store.TotalsCache }, 0},
+		{"a set TotalsCache is the store's size", Config{TotalsCache: 7}, func(k *Kit) int { return k.store.TotalsCache }, 7},
+		{"a negative TotalsCache turns it off", Config{TotalsCache: -1}, func(k *Kit) int { return k.store.TotalsCache }, -1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			k, err := Open(t.Context(), Config{SQLitePath: ":memory:" + t.Name(), SearchScans: c.set})
+			c.cfg.SQLitePath = ":memory:" + t.Name()
+			k, err := Open(t.Context(), c.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer k.Close()
-			if got := k.store.SearchScans; got != c.set {
-				t.Errorf("got store.SearchScans %d, want %d", got, c.set)
-			}
-		})
-	}
-}
-
-func TestConfigTotalsCacheReachesTheStore(t *testing.T) {
-	cases := []struct {
-		name string
-		set  int
-	}{
-		{"the zero value leaves the store's default", 0},
-		{"a set value is the store's size", 7},
-		{"a negative value turns it off", -1},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			k, err := Open(t.Context(), Config{SQLitePath: ":memory:" + t.Name(), TotalsCache: c.set})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer k.Close()
-			if got := k.store.TotalsCache; got != c.set {
-				t.Errorf("got store.TotalsCache %d, want %d", got, c.set)
+			if got := c.got(k); got != c.want {
+				t.Errorf("got %d, want %d", got, c.want)
 			}
 		})
 	}
