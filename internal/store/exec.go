@@ -97,7 +97,8 @@ func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	}
 	for _, c := range reg.All() {
 		if !c.External() {
-			s.run.Prepare(ctx, getSQL(c), s.insertSQL(c), s.deleteSQL(c), existsSQL(c))
+			t := s.textsOf(c)
+			s.run.Prepare(ctx, t.get, t.insert, t.delete, existsSQL(c))
 			if s.dialect != dialect.PG && len(searchColumns(c)) > 0 {
 				s.run.Prepare(ctx, flushSearchSQL(c)...)
 			}
