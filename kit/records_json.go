@@ -117,10 +117,13 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 			return strconv.AppendFloat(b, v, 'f', -1, 64), true
 		}
 	case time.Time:
-		if t, err := v.MarshalJSON(); err == nil {
-			return append(b, t...), true
+		// What MarshalJSON writes, appended in place: RFC 3339 text in
+		// quotes, refused for what RFC 3339 cannot hold.
+		t, err := v.AppendText(append(b, '"'))
+		if err != nil {
+			return b, false
 		}
-		return b, false
+		return append(t, '"'), true
 	}
 	enc, err := wire.Encode(v)
 	if err != nil {
@@ -133,7 +136,8 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 // escaping: printable ASCII and valid UTF-8 other than U+2028 and U+2029
 // as they are; anything else goes through wire.Encode.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); {
+	i := plainPrefix(s)
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 || c == '"' || c == '\\' {
@@ -151,6 +155,33 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// plainPrefix returns the length of s's longest prefix, in whole 8-byte
+// words, of bytes that encoding/json copies as they are: ASCII, not a
+// control character, a quote or a backslash.
+func plainPrefix(s string) int {
+	const (
+		ones  = 0x0101010101010101
+		highs = 0x8080808080808080
+	)
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		t := s[i : i+8]
+		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+		// special has a byte's high bit set when the byte is not ASCII
+		// (w's own high bit) or, in a word of ASCII bytes, at the lowest
+		// byte below 0x20 and the lowest '"' and '\\' (x - ones sets the
+		// high bit of the lowest zero byte of x; bytes above a borrow may
+		// be marked too, which only ends the prefix early).
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		special := (w - ones*0x20) | (quote - ones) | (backslash - ones) | w
+		if special&highs != 0 {
+			break
+		}
+	}
+	return i
 }
 
 func appendEncodedString(b []byte, s string) []byte {

@@ -3,6 +3,7 @@ package kit
 import (
 	"math"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -114,6 +115,46 @@ func TestWriteRecordWritesWhatWriteJSONWritesWithTheRecordsETag(t *testing.T) {
 			}
 			if got, want := w.Header().Get("ETag"), ETag(tc.rec); got != want {
 				t.Errorf("ETag: got %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+func TestAppendJSONStringEscapesASpecialByteAtEveryPositionOfTheWord(t *testing.T) {
+	specials := []string{"\"", "\\", "\x00", "\x1f", "\n", "\x7f", "<", "é", "\u2028", "\xff", "\x80", "\x9f"}
+	for _, sp := range specials {
+		for n := range 26 {
+			for at := 0; at <= n; at++ {
+				s := strings.Repeat("a", at) + sp + strings.Repeat("b", n-at)
+				want, err := wire.Encode(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := string(appendJSONString(nil, s)); got != string(want[:len(want)-1]) {
+					t.Errorf("%q: got %s, want %s", s, got, want[:len(want)-1])
+				}
+			}
+		}
+	}
+}
+
+func TestAppendJSONValueRefusesATimeRFC3339CannotHold(t *testing.T) {
+	cases := []struct {
+		name string
+		at   time.Time
+	}{
+		{"a year past 9999", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"a year before 0", time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)},
+		{"a zone 24 hours off", time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("far", 24*3600))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name+" is refused and nothing is appended", func(t *testing.T) {
+			if _, err := tc.at.MarshalJSON(); err == nil {
+				t.Fatalf("MarshalJSON accepted %v; the case tests nothing", tc.at)
+			}
+			got, ok := appendJSONValue([]byte("x"), tc.at)
+			if ok || string(got) != "x" {
+				t.Errorf("got %q, %v; want \"x\", false", got, ok)
 			}
 		})
 	}
