@@ -384,6 +384,34 @@ func (s *rawServer) filter(q *rawQuery, f string) error {
 
 type rawScanner interface{ Scan(...any) error }
 
+// writeReturning runs a write with RETURNING and scans its one row
+// (sql.ErrNoRows when none). It reads the rows to their end rather than
+// through QueryRow: a sql.Row closes the statement after the first row,
+// and SQLite then commits in sqlite3_reset, which never runs its WAL
+// auto-checkpoint (that runs when a statement steps to its end). A server
+// that wrote only through QueryRow ... RETURNING would never checkpoint,
+// and its WAL would grow without bound (TestRawWritesKeepTheWALBounded).
+func (s *rawServer) writeReturning(ctx context.Context, query string, args ...any) (rawProduct, error) {
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return rawProduct{}, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return rawProduct{}, err
+		}
+		return rawProduct{}, sql.ErrNoRows
+	}
+	p, err := scanRawProduct(rows)
+	if err != nil {
+		return p, err
+	}
+	for rows.Next() {
+	}
+	return p, rows.Err()
+}
+
 func scanRawProduct(sc rawScanner) (rawProduct, error) {
 	var p rawProduct
 	var title, sku, desc, created, updated sql.NullString
@@ -489,7 +517,7 @@ func (s *rawServer) create(w http.ResponseWriter, r *http.Request, team string) 
 		sql(", ").arg(in.Title).sql(", ").arg(in.SKU).sql(", ").arg(in.Description).sql(", ").arg(price).
 		sql(", ").arg(in.Stock).sql(", ").arg(in.IsActive).sql(", ").arg(now).sql(", ").arg(now).
 		sql(", ").arg(s.userID).sql(", ").arg(s.userID).sql(") RETURNING " + rawColumns)
-	p, err := scanRawProduct(s.db.QueryRowContext(r.Context(), q.sb.String(), q.args...))
+	p, err := s.writeReturning(r.Context(), q.sb.String(), q.args...)
 	if err != nil {
 		if isUniqueViolation(err) {
 			rawError(w, http.StatusConflict, "sku must be unique in the team")
@@ -545,7 +573,7 @@ func (s *rawServer) update(w http.ResponseWriter, r *http.Request, team string) 
 		set("is_active", *in.IsActive)
 	}
 	q.sql(" WHERE team_id = ").arg(team).sql(" AND id = ").arg(r.PathValue("id")).sql(" RETURNING " + rawColumns)
-	p, err := scanRawProduct(s.db.QueryRowContext(r.Context(), q.sb.String(), q.args...))
+	p, err := s.writeReturning(r.Context(), q.sb.String(), q.args...)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		rawError(w, http.StatusNotFound, "record not found")
