@@ -30,7 +30,9 @@
 //     concurrent writes, the authorization cache, WAL checkpoints in the
 //     background (kit opens its file with wal_autocheckpoint(0); the
 //     baseline keeps SQLite's default, the commit that fills the WAL past
-//     1,000 pages checkpoints).
+//     1,000 pages checkpoints, and reads the rows of its INSERT and UPDATE
+//     ... RETURNING to their end so that the checkpoint runs: see
+//     "SQLite's checkpoints and the baseline" below).
 //   - raw: net/http + database/sql + modernc.org/sqlite, written the way
 //     a careful developer would for this one table (raw.go): the same
 //     DSN pragmas (busy_timeout, WAL, synchronous NORMAL, foreign keys,
@@ -755,7 +757,9 @@
 //     ms, then 31 and 31 ms. A 16 MiB limit (one pair at load 0.8 to 1.6,
 //     machine speed swinging 2x): within that noise. The baseline's
 //     SQLite keeps its default autocheckpoint, which syncs on the commit
-//     that passes 1,000 pages: it pays this all along.
+//     that passes 1,000 pages: it pays this all along (for its deletes;
+//     its creates and updates only since 81363e9, see "SQLite's
+//     checkpoints and the baseline").
 //   - The change hub's log reads (2026-11-24, kit's
 //     BenchmarkChangeStream, 1,000 subscribers over 100 teams, profiles
 //     of 60,000 creates with KIT_BENCH_CPUPROFILE): reading back the
@@ -1239,6 +1243,41 @@
 //     100 ids 6,420 (64 per record: 17 the driver's column text, 12 its
 //     values, 12 kit's decode) before 81e1e4c, a94c5ee and c0dc80d; 325,
 //     397, 190 and 5,521 after. kit's req/s moved 1 to 4% (c0dc80d).
+//     Times appended with Time.AppendText and strings checked eight bytes
+//     at a time (86807c2): 100 ids 5,519 to 5,319 allocations, this
+//     process's CPU per request about 2% lower (six alternating runs,
+//     inside the noise).
+//   - SQLite's checkpoints and the baseline (2026-11-27, a runtime trace
+//     of each server child under --workloads update --duration 3s
+//     --rounds 1, read with golang.org/x/exp/trace). With GOMAXPROCS=1 a
+//     goroutine in a system call keeps the one P until sysmon takes it
+//     back, and sysmon, on a busy process, checks only every 10 ms, so a
+//     checkpoint's fsync of a millisecond or two stops every request.
+//     kit's background checkpoints were in fsync with requests waiting
+//     for 235 ms of 3.6 s, its queue's WAL-restart checkpoint 23 ms more:
+//     the 6% to 7% of its core that the "server CPU" column never showed
+//     used. Checkpointing every 100 ms instead of every 20 changed neither
+//     (222 ms: a sync's time follows the bytes it writes, not the number
+//     of syncs), nor, in two alternating runs of 20, 50 and 100 ms, req/s
+//     beyond the noise. The baseline's trace had no checkpoint at all: its
+//     creates and updates ran INSERT and UPDATE ... RETURNING through
+//     QueryRow, whose sql.Row closes the statement after the first row,
+//     and SQLite then commits in sqlite3_reset, where the auto-checkpoint
+//     never runs (it runs when a statement steps to its end). Its WAL
+//     grew by every page of every write (73 MB after 3,000 creates, 112
+//     MB after 3,000 updates more, in TestRawWritesKeepTheWALBounded), and
+//     the checkpoint came when the child closed its database, after the
+//     timed run. The baseline now reads those rows to their end
+//     (writeReturning, 81363e9): two alternating pairs of --workloads
+//     create,update,delete --duration 4s --rounds 2 before and after,
+//     its server CPU 98-100% to 89-93%, its p99 create 9.4-11.1 ms to
+//     14.8-17.1 ms and update 10.3-12.9 to 16.7-18.6 ms, kit/raw create
+//     1.38x and 1.21x (p99 1.55x and 1.85x) to 1.49x and 1.60x (1.03x and
+//     1.21x), update 1.28x and 1.25x (1.08x and 1.46x) to 1.17x and 1.31x
+//     (0.82x and 0.76x); delete, which always checkpointed (ExecContext),
+//     0.98x and 0.88x, then 0.97x and 0.96x. The earlier tables' create
+//     and update rows (and their p99) compare kit with a server that
+//     deferred all of that work past the measurement.
 //   - Not kept (2026-11-27, alternating pairs of --workloads delete or
 //     create --duration 4s --rounds 2, kit's req/s and p99). FTS5's
 //     deletemerge off: delete 6,116, 5,957 and 6,323 req/s to 6,782, 6,584
