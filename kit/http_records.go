@@ -85,7 +85,7 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 		// The query strategy's single-item fetch (?ids=<one id>) carries
 		// the record's ETag, for a conditional PATCH or DELETE of /{id}.
 		single := len(items) == 1 && len(q["ids"]) == 1 && items[0]["id"] == q.Get("ids")
-		writeRecordsTagged(w, http.StatusOK, items, single)
+		writeRecordsTagged(w, http.StatusOK, items, single, &k.answers)
 		return
 	}
 	list, err := recs.List(r.Context(), call.actor, q)

@@ -139,6 +139,7 @@ type Kit struct {
 	auth    *teamauth.Store
 	logger  *slog.Logger
 	limits  collections.QueryLimits // Config.Limits, defaults filled in
+	answers answerBufs              // buffers of ?ids= answers (writeRecordsTagged)
 	regMu   sync.Mutex              // serializes Register
 	reg     atomic.Pointer[collections.Registry]
 	defs    []collections.Definition

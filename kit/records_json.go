@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -19,18 +20,22 @@ import (
 // appended directly, without reflection and without sorting each
 // record's keys again; any other value is encoded by wire.Encode.
 func writeRecords(w http.ResponseWriter, status int, recs []Record) {
-	writeRecordsTagged(w, status, recs, false)
+	writeRecordsTagged(w, status, recs, false, nil)
 }
 
 // writeRecordsTagged is writeRecords; with tag, recs holds one record and
 // the answer carries its ETag, from the body's bytes of it (setETag), as
-// writeRecord does.
-func writeRecordsTagged(w http.ResponseWriter, status int, recs []Record, tag bool) {
+// writeRecord does. With bufs the answer is encoded in one of its buffers,
+// which goes back to it once written.
+func writeRecordsTagged(w http.ResponseWriter, status int, recs []Record, tag bool, bufs *answerBufs) {
 	if recs == nil {
 		WriteJSON(w, status, recs) // null
 		return
 	}
-	body, ok := appendRecords(make([]byte, 0, 512*len(recs)+3), recs)
+	buf := bufs.get(512*len(recs) + 3)
+	defer bufs.put(buf)
+	body, ok := appendRecords((*buf)[:0], recs)
+	*buf = body
 	if !ok {
 		if tag {
 			w.Header().Set("ETag", ETag(recs[0]))
@@ -42,6 +47,39 @@ func writeRecordsTagged(w http.ResponseWriter, status int, recs []Record, tag bo
 		setETag(w, recs[0], body[1:len(body)-2])
 	}
 	wire.Encoded(w, status, body)
+}
+
+// answerBufs keeps the buffers that answers of many records are encoded
+// in, for the next answers: an answer of a hundred records is some 60 KB,
+// which a new buffer would have the runtime zero and the garbage
+// collector reclaim on every request. Buffers larger than maxAnswerBuf go
+// to the collector. The zero value is ready; a nil *answerBufs hands out
+// new buffers and keeps none.
+type answerBufs struct{ pool sync.Pool }
+
+// maxAnswerBuf is the largest buffer answerBufs keeps.
+const maxAnswerBuf = 1 << 20
+
+// get returns a buffer of at least n bytes' capacity.
+func (p *answerBufs) get(n int) *[]byte {
+	if p != nil {
+		if b, ok := p.pool.Get().(*[]byte); ok && cap(*b) >= n {
+			return b
+		} else if ok {
+			*b = make([]byte, 0, n)
+			return b
+		}
+	}
+	b := make([]byte, 0, n)
+	return &b
+}
+
+// put keeps b for a later get. The caller no longer uses it: an
+// http.ResponseWriter does not retain what it was given to write.
+func (p *answerBufs) put(b *[]byte) {
+	if p != nil && cap(*b) <= maxAnswerBuf {
+		p.pool.Put(b)
+	}
 }
 
 // appendRecords appends recs as WriteJSON encodes them, and a newline. It

@@ -92,7 +92,7 @@ func TestASingleRecordArrayCarriesTheRecordsETag(t *testing.T) {
 	for _, tc := range oneRecordCases() {
 		t.Run(tc.name+" give the ETag of the record", func(t *testing.T) {
 			w := httptest.NewRecorder()
-			writeRecordsTagged(w, 200, []Record{tc.rec}, true)
+			writeRecordsTagged(w, 200, []Record{tc.rec}, true, nil)
 			if got, want := w.Header().Get("ETag"), ETag(tc.rec); got != want {
 				t.Errorf("got %s, want %s", got, want)
 			}
@@ -158,4 +158,33 @@ func TestAppendJSONValueRefusesATimeRFC3339CannotHold(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestAnswersFromReusedBuffersAreWhatWriteJSONWrites(t *testing.T) {
+	var bufs answerBufs
+	big := make([]Record, 300)
+	for i := range big {
+		big[i] = Record{"id": strings.Repeat("x", i%40), "n": float64(i), "s": "quote \" <b>"}
+	}
+	// A large answer, then small ones that reuse its buffer, then a large
+	// one again: each must be exactly its own records.
+	for i, recs := range [][]Record{big, {{"id": "a"}}, {}, big[:7], big} {
+		w := httptest.NewRecorder()
+		writeRecordsTagged(w, 200, recs, false, &bufs)
+		want, err := wire.Encode(recs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Body.String(); got != string(want) {
+			t.Errorf("answer %d: got  %.200s\nwant %.200s", i, got, want)
+		}
+	}
+	t.Run("a buffer over the limit is not kept", func(t *testing.T) {
+		var bufs answerBufs
+		b := make([]byte, 0, maxAnswerBuf+1)
+		bufs.put(&b)
+		if got := bufs.get(10); cap(*got) > maxAnswerBuf {
+			t.Errorf("got a buffer of %d bytes back, want a new one", cap(*got))
+		}
+	})
 }
