@@ -195,9 +195,10 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// plainPrefix returns the length of s's longest prefix, in whole 8-byte
-// words, of bytes that encoding/json copies as they are: ASCII, not a
-// control character, a quote or a backslash.
+// plainPrefix returns the length of a prefix of s, in whole 8-byte words,
+// whose bytes encoding/json copies as they are: ASCII, not a control
+// character, a quote or a backslash. It may end a word before the first
+// byte that is not (see special), never after it.
 func plainPrefix(s string) int {
 	const (
 		ones  = 0x0101010101010101
