@@ -1246,7 +1246,11 @@
 //     Times appended with Time.AppendText and strings checked eight bytes
 //     at a time (86807c2): 100 ids 5,519 to 5,319 allocations, this
 //     process's CPU per request about 2% lower (six alternating runs,
-//     inside the noise).
+//     inside the noise). ?ids= answers encoded in buffers the Kit keeps
+//     (answerBufs, 44c1bb9): 313,798 to about 257,300 bytes per 100-id
+//     request, CPU per request 1,205 to 1,126 us on average over five
+//     alternating runs (lower in four), kit's ids100 req/s 2% higher in
+//     three alternating pairs of the harness (inside the noise).
 //   - SQLite's checkpoints and the baseline (2026-11-27, a runtime trace
 //     of each server child under --workloads update --duration 3s
 //     --rounds 1, read with golang.org/x/exp/trace). With GOMAXPROCS=1 a
