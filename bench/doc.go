@@ -1282,6 +1282,15 @@
 //     0.98x and 0.88x, then 0.97x and 0.96x. The earlier tables' create
 //     and update rows (and their p99) compare kit with a server that
 //     deferred all of that work past the measurement.
+//   - What the search index costs SQLite's writes (2026-11-27, 44c1bb9
+//     against a variant without FTS5 table, triggers and flushes, which
+//     scans every search; not kept; two alternating pairs of --workloads
+//     delete,create --duration 4s --rounds 2): kit's delete 5,194 and 5,005
+//     req/s with it, 7,000 and 7,655 without (kit/raw 0.85x and 1.03x, then
+//     1.30x and 1.19x); create 7,187 and 6,922 with it, 8,054 and 8,777
+//     without, kit's create p99 17.1 and 17.3 ms against 9.8 and 9.4 ms.
+//     So the delete gap to the baseline, which has no search index, is
+//     the index's upkeep, and the index's flushes are create's tail.
 //   - Not kept (2026-11-27, alternating pairs of --workloads delete or
 //     create --duration 4s --rounds 2, kit's req/s and p99). FTS5's
 //     deletemerge off: delete 6,116, 5,957 and 6,323 req/s to 6,782, 6,584
