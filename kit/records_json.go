@@ -63,10 +63,10 @@ const maxAnswerBuf = 1 << 20
 // get returns a buffer of at least n bytes' capacity.
 func (p *answerBufs) get(n int) *[]byte {
 	if p != nil {
-		if b, ok := p.pool.Get().(*[]byte); ok && cap(*b) >= n {
-			return b
-		} else if ok {
-			*b = make([]byte, 0, n)
+		if b, ok := p.pool.Get().(*[]byte); ok {
+			if cap(*b) < n {
+				*b = make([]byte, 0, n)
+			}
 			return b
 		}
 	}
