@@ -97,13 +97,7 @@ func queryStrings(t *testing.T, db *bun.DB, q string) []string {
 func TestPostgresSearchTableHasATrigramIndexThePlannerCanUse(t *testing.T) {
 	db, _, c := searchTableStore(t, titleAndDescription...)
 	ctx := t.Context()
-	// The subquery (OFFSET 0 keeps it apart) limits pg_get_indexdef to this
-	// schema's indexes: evaluated on another test's index while that test
-	// drops its schema, it fails with "could not open relation".
-	trigram := func(table string) []string {
-		return queryStrings(t, db, `SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = '`+table+`' OFFSET 0) AS ix
-			WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY indexname`)
-	}
+	trigram := func(table string) []string { return trigramIndexes(t, db, table) }
 	if got := trigram(c.Table()); len(got) != 0 {
 		t.Errorf("trigram indexes on %s: got %v, want none", c.Table(), got)
 	}
@@ -326,7 +320,7 @@ func TestSyncMovesPostgresSearchFromTrigramIndexesToTheSearchTable(t *testing.T)
 	s, c = syncProducts(t, db, titleAndDescription...)
 	f = &fixture{db: db, s: s, products: c}
 	t.Run("kit's trigram indexes on the collection table are gone and the host's stays", func(t *testing.T) {
-		got := queryStrings(t, db, `SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'shop_products' AND indexdef LIKE '%gin_trgm_ops%' ORDER BY 1`)
+		got := trigramIndexes(t, db, "shop_products")
 		if want := []string{"my_title_trigrams"}; !slices.Equal(got, want) {
 			t.Errorf("got %v, want %v", got, want)
 		}
@@ -387,4 +381,15 @@ func TestSyncRepairsTheSearchTriggersOfARenamedSchema(t *testing.T) {
 			t.Errorf("got %d matches, want 1", got.Total)
 		}
 	})
+}
+
+// trigramIndexes returns the names of table's GIN trigram indexes in the
+// current schema, in order. The subquery (OFFSET 0 keeps it apart) limits
+// pg_get_indexdef to this schema's indexes: evaluated on another test's
+// index while that test drops its schema, it fails with "could not open
+// relation".
+func trigramIndexes(t *testing.T, db *bun.DB, table string) []string {
+	t.Helper()
+	return queryStrings(t, db, `SELECT indexname FROM (SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = '`+table+`' OFFSET 0) AS ix
+		WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY indexname`)
 }
