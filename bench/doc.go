@@ -1310,6 +1310,22 @@
 //     (the bound of moving merges out of the flush): create p99 14.4 and
 //     15.6 ms to 11.6 and 13.1, req/s the same. Eight yields before a
 //     group instead of three: no better.
+//   - Not kept either (2026-11-27, f13ba4f, a host on which the baseline
+//     deleted 6,900 to 8,500 req/s and kit 5,800 to 6,600: kit/raw delete
+//     0.77x to 0.84x in ten runs of --workloads delete --duration 4s
+//     --rounds 2, all variants included). A profile of kit's delete: the
+//     search index's flush 17% of its CPU (half of it FTS5's merges), the
+//     commit 18%, the DELETE statement 18%, the background checkpoint 10%;
+//     the baseline's server idled 22% of the time, kit's 12% (checkpoint
+//     syncs, section above). deletemerge 75 instead of 50: kit 6,564 and
+//     6,446 req/s against 6,638 and 6,428. cache_size 32 MiB on every
+//     connection (pages of the WAL read again by pread): 5,991 and 5,882
+//     against 6,239 and 5,936, and twice the PSS. temp_store MEMORY (the
+//     flush's statement journal spills past 64 KiB to a temporary file):
+//     delete 6,151 and 6,280 against 5,801 and 6,004 with the baseline as
+//     noisy (0.77x and 0.83x against 0.84x and 0.83x), create the same,
+//     and BenchmarkHTTPWrites' delete 163 to 166 us per request with it,
+//     163 to 164 without (three alternating runs of 20,000).
 //   - Eight common searches beside a list, the burst's first 50 ms on
 //     PostgreSQL (2026-11-27, BenchmarkListUnderCommonSearches, 20,000
 //     rows, one burst per run). Each run's fixture starts with a pool of
