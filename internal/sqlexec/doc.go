@@ -18,4 +18,8 @@
 // bundebug's) around each one. Exec, Query and QueryRow (and their Keyed
 // forms) use the statement cache; ExecOnce, QueryOnce and QueryRowOnce are
 // for DDL and one-off shapes, which would only fill it.
+//
+// A statement stops when its context ends, except on SQLite one whose
+// context is marked Bounded (a few lookups by key, a count with a limit):
+// it runs to its end and costs no goroutine watching its context.
 package sqlexec

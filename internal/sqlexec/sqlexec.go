@@ -30,6 +30,12 @@ const maxCachedStatements = 512
 // Runner runs queries on one database: on the DB itself, on one of its
 // transactions or on one connection taken from its pool (bun.Conn: never
 // through a prepared statement, see isConn).
+//
+// A statement's context ends it: the driver gets the context, and a
+// statement in progress when it ends stops with its error. That costs two
+// goroutines per statement on SQLite (database/sql's and the driver's,
+// each watching the context), so statements whose work is bounded by
+// design can do without it: see Bounded.
 type Runner struct {
 	// Observe, when set, sees every query as the driver gets it (for tests
 	// and debugging); set it before the Runner is used.
@@ -64,6 +70,36 @@ type Runner struct {
 // New returns a Runner for db.
 func New(db *bun.DB) *Runner {
 	return &Runner{db: db, pg: db.Dialect().Name() == dialect.PG}
+}
+
+// boundedKey marks a context of Bounded.
+type boundedKey struct{}
+
+// Bounded returns ctx marked for statements whose work is bounded by
+// design (a few dozen lookups by key, a count that stops at a limit). On
+// SQLite such a statement, once started, runs to its end whether or not
+// ctx ends meanwhile, and the driver gets ctx without its cancellation, so
+// neither database/sql nor the driver starts a goroutine to watch it. A
+// statement whose ctx has already ended still fails at once with ctx's
+// error. On PostgreSQL the mark changes nothing: the statement is the
+// server's work, and its context's end cancels it there.
+//
+// The watchers matter when many statements run at once on few cores:
+// every one is a goroutine that the Go scheduler must run once, and past
+// its run queue's capacity the scheduler serves the overflow rarely
+// (bench's doc, "Goroutines per statement").
+func Bounded(ctx context.Context) context.Context {
+	return context.WithValue(ctx, boundedKey{}, true)
+}
+
+// detach returns the context the driver gets for a statement run under
+// ctx: on SQLite, for a statement marked Bounded whose ctx can end and
+// has not, ctx without its cancellation; ctx otherwise.
+func (r *Runner) detach(ctx context.Context) context.Context {
+	if r.pg || ctx.Done() == nil || ctx.Err() != nil || ctx.Value(boundedKey{}) == nil {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // List is a list argument: "IN (?)" with one List expands to one
@@ -327,15 +363,16 @@ func (r *Runner) QueryOnce(ctx context.Context, db bun.IDB, query string, args .
 func (r *Runner) query(ctx context.Context, db bun.IDB, m mode, template string, args []any) (*sql.Rows, error) {
 	query, args := r.rebind(template, args)
 	ctx, ev := r.before(ctx, template, query, args)
+	dctx := r.detach(ctx)
 	var rows *sql.Rows
 	var err error
-	if st := r.bindIf(ctx, m, db, query); st != nil {
-		rows, err = st.QueryContext(ctx, args...)
+	if st := r.bindIf(dctx, m, db, query); st != nil {
+		rows, err = st.QueryContext(dctx, args...)
 		if r.lostStatement(err) && !inTx(db) {
-			rows, err = handle(db).QueryContext(ctx, query, args...)
+			rows, err = handle(db).QueryContext(dctx, query, args...)
 		}
 	} else {
-		rows, err = handle(db).QueryContext(ctx, query, args...)
+		rows, err = handle(db).QueryContext(dctx, query, args...)
 	}
 	r.after(ctx, ev, nil, err)
 	return rows, err
@@ -363,15 +400,16 @@ func (r *Runner) ExecOnce(ctx context.Context, db bun.IDB, query string, args ..
 func (r *Runner) exec(ctx context.Context, db bun.IDB, m mode, template string, args []any) (sql.Result, error) {
 	query, args := r.rebind(template, args)
 	ctx, ev := r.before(ctx, template, query, args)
+	dctx := r.detach(ctx)
 	var res sql.Result
 	var err error
-	if st := r.bindIf(ctx, m, db, query); st != nil {
-		res, err = st.ExecContext(ctx, args...)
+	if st := r.bindIf(dctx, m, db, query); st != nil {
+		res, err = st.ExecContext(dctx, args...)
 		if r.lostStatement(err) && !inTx(db) {
-			res, err = handle(db).ExecContext(ctx, query, args...)
+			res, err = handle(db).ExecContext(dctx, query, args...)
 		}
 	} else {
-		res, err = handle(db).ExecContext(ctx, query, args...)
+		res, err = handle(db).ExecContext(dctx, query, args...)
 	}
 	r.after(ctx, ev, res, err)
 	return res, err
@@ -400,14 +438,15 @@ func (r *Runner) QueryRowOnce(ctx context.Context, db bun.IDB, query string, arg
 func (r *Runner) queryRow(ctx context.Context, db bun.IDB, m mode, template string, args []any) *sql.Row {
 	query, args := r.rebind(template, args)
 	ctx, ev := r.before(ctx, template, query, args)
+	dctx := r.detach(ctx)
 	var row *sql.Row
-	if st := r.bindIf(ctx, m, db, query); st != nil {
-		row = st.QueryRowContext(ctx, args...)
+	if st := r.bindIf(dctx, m, db, query); st != nil {
+		row = st.QueryRowContext(dctx, args...)
 		if r.lostStatement(row.Err()) && !inTx(db) {
-			row = handle(db).QueryRowContext(ctx, query, args...)
+			row = handle(db).QueryRowContext(dctx, query, args...)
 		}
 	} else {
-		row = handle(db).QueryRowContext(ctx, query, args...)
+		row = handle(db).QueryRowContext(dctx, query, args...)
 	}
 	r.after(ctx, ev, nil, row.Err())
 	return row
