@@ -1339,6 +1339,56 @@
 //     2.19x without, 1.99x, 2.66x, 2.16x, 0.96x, 1.24x, 1.29x, 2.23x and
 //     1.86x with; opening the connections without reading the tables
 //     gave 3.71x, 0.81x, 1.49x, 0.96x, 1.60x, 2.37x, 1.83x and 2.53x.
+//   - Goroutines per statement (2026-11-27, 3021807; sqlexec.Bounded).
+//     Every SQLite table had kit's indexed searches with a p99 many times
+//     their p50 (search-2%: 70 ms and 2.0 s, the length of a round).
+//     Handlers timed inside the kit child all took under 300 ms, so the
+//     requests waited outside them. A runtime trace of search-2% showed
+//     up to 276 runnable goroutines on the one P, and 7,860 goroutines
+//     started in 3 s for 867 requests: net/http's backgroundRead per
+//     request, and per statement database/sql's Rows.awaitDone and the
+//     driver's interruptOnDone (3,473 each: four statements per search),
+//     each runnable from its start until its first turn. Past 256 the
+//     run queue spills half of itself into the global queue, which the
+//     scheduler serves once in 61 turns while the run queue has work:
+//     goroutines started at 0.93 s waited there for 1.1 s, and the
+//     connection goroutine whose backgroundRead was among them waited in
+//     abortPendingRead as long, its answer written. Marking the search
+//     plan's probes Bounded (sampleTeam, countCandidates: three of the
+//     four statements; the driver gets the context without its
+//     cancellation) leaves one statement's two watchers per search.
+//     Kit's p99 on search, search-0.1%, search-2%, search-10% and
+//     search-50% in three alternating pairs (--duration 4s --rounds 2;
+//     the first two with list, search-95%, filter, filter-writes, get and
+//     ids100), before: 466, 312, 1,929, 614 and 527 ms; 430, 331, 1,885,
+//     509 and 536; 473, 342, 1,383, 374 and 585. After: 54, 30, 104, 52
+//     and 50 ms; 63, 31, 1,539, 164 and 214; 161, 30, 109, 570 and 149.
+//     So it does not always hold: per round of the third pair, 6 of 10
+//     after had a p99 within 10% of their p50 and 4 had 343 to 805 ms
+//     (before, all 10 had 290 ms or more). A round falls into the tail or
+//     not and stays there; the scheduler's global queue is still served
+//     once in 61 turns, and fewer goroutines per request make those turns
+//     rarer. kit's req/s 2% to 8% higher on the indexed searches, filter
+//     and filter-writes (the watchers cost CPU too); list, search-95%, get
+//     and ids100, which run none or one of the marked statements, moved
+//     -10% to +8% (get 20,595 and 21,457 req/s before, 19,942 and 19,363
+//     after, through code the change does not touch: the noise). Not kept:
+//     every SQLite statement without its context's watch (except a
+//     search's in a scan slot), which gave the searches a p99 of 50 to
+//     148 ms in every run and 2% to 18% more req/s everywhere (get 17,433
+//     and 18,777 to 21,845 and 22,125), but made ?ids= unfair: ids100's
+//     p99 36 to 51 ms became 125 to 141 ms (3.4x the baseline's) with its
+//     p50 32 to 25 ms; timed in the child, its handlers took 0.9 ms at the
+//     median and 2.8 ms at most either way, while the wait before a
+//     handler went from a p99 of 33 ms to 126 to 141 ms. GODEBUG=
+//     schedtrace=5 showed the ready connections split for tens of
+//     milliseconds at a time: a few cycling in the P's own run queue, 20
+//     to 30 waiting in the global queue; with about one scheduler turn per
+//     request once no watcher runs, its once-in-61-turns service comes
+//     every 60 ms or so. (A runtime trace slowed the process enough to
+//     hide the tail.)
+//     Marking Store.Get too: get 20,940 and 20,558 req/s to 22,910 and
+//     21,494 in two pairs; not kept, for the same unexplained risk.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof

@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
 )
 
 // Search plans (SQLite).
@@ -140,7 +141,8 @@ func (s *Store) countCandidates(ctx context.Context, db bun.IDB, c *collections.
 		quote(ftsPending(c.Table())) + `) + max(0, (SELECT coalesce(max("rowid"), 0) FROM ` + quote(c.Table()) + `) - (SELECT hwm FROM ` +
 		quote(ftsMark(c.Table())) + "))"
 	var n int
-	if err := s.queryRow(ctx, db, q, ftsQuery(term), limit+1).Scan(&n); err != nil {
+	// At most limit+1 candidates: bounded (sqlexec.Bounded).
+	if err := s.queryRow(sqlexec.Bounded(ctx), db, q, ftsQuery(term), limit+1).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count search candidates in %s: %w", c.Table(), err)
 	}
 	return n, nil
@@ -171,6 +173,8 @@ func (s *Store) teamShare(ctx context.Context, db bun.IDB, c *collections.Collec
 // order) how many of the team's sampled rows it holds. The team has about
 // sampled * rows / k rows.
 func (s *Store) sampleTeam(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, exprs []string, args []any) (rows, k, sampled int, held []int, err error) {
+	// The largest rowid, then k lookups by rowid: bounded (sqlexec.Bounded).
+	ctx = sqlexec.Bounded(ctx)
 	table := quote(c.Table())
 	if err := s.queryRow(ctx, db, `SELECT coalesce(max("rowid"), 0) FROM `+table).Scan(&rows); err != nil {
 		return 0, 0, 0, nil, fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
