@@ -115,9 +115,11 @@ func TestASQLiteStatementStopsWhenItsContextEndsUnlessItIsBounded(t *testing.T) 
 	db := sqliteDB(t)
 	r := sqlexec.New(db)
 	t.Cleanup(func() { r.Close() })
-	// Long enough (a second or so) for the driver's watcher to interrupt
-	// it many times over.
-	const n = 3_000_000
+	// A tenth of a second or so (seconds under the race detector): long
+	// enough for the driver's watcher to interrupt it many times over,
+	// even on one core, where it waits for the scheduler to preempt the
+	// statement (every 10 ms).
+	const n = 300_000
 	tests := []struct {
 		name    string
 		bounded bool
