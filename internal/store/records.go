@@ -718,6 +718,13 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		if plan, err = s.planSearch(ctx, db, c, teamID, q.Search); err != nil {
 			return Page{}, err
 		}
+		if plan.index && !plan.heavy {
+			// At most rareCandidates candidates: every statement of the
+			// search is bounded and runs without a watch on ctx
+			// (sqlexec.Bounded). A heavy search keeps it: it may read
+			// the team's rows, and the slots keep such searches few.
+			ctx = sqlexec.Bounded(ctx)
+		}
 		if plan.heavy {
 			release, err := s.acquireScan(ctx)
 			if err != nil {
