@@ -92,11 +92,14 @@ func Bounded(ctx context.Context) context.Context {
 	return context.WithValue(ctx, boundedKey{}, true)
 }
 
+// IsBounded reports whether ctx is marked Bounded.
+func IsBounded(ctx context.Context) bool { return ctx.Value(boundedKey{}) != nil }
+
 // detach returns the context the driver gets for a statement run under
 // ctx: on SQLite, for a statement marked Bounded whose ctx can end and
 // has not, ctx without its cancellation; ctx otherwise.
 func (r *Runner) detach(ctx context.Context) context.Context {
-	if r.pg || ctx.Done() == nil || ctx.Err() != nil || ctx.Value(boundedKey{}) == nil {
+	if r.pg || ctx.Done() == nil || ctx.Err() != nil || !IsBounded(ctx) {
 		return ctx
 	}
 	return context.WithoutCancel(ctx)

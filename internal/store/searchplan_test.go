@@ -7,12 +7,14 @@ import (
 	"net/url"
 	"runtime"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
 )
@@ -396,4 +398,77 @@ func TestASearchAmongIDsFindsTheNamedMatches(t *testing.T) {
 			})
 		}
 	})
+}
+
+// boundedLog is a query hook that records, for each statement, whether
+// its context was marked sqlexec.Bounded.
+type boundedLog struct {
+	mu      sync.Mutex
+	bounded []bool
+}
+
+func (l *boundedLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.bounded = append(l.bounded, sqlexec.IsBounded(ctx))
+	return ctx
+}
+
+func (l *boundedLog) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// take returns how many statements ran bounded and how many not since the
+// last call, and forgets them.
+func (l *boundedLog) take() (bounded, watched int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, b := range l.bounded {
+		if b {
+			bounded++
+		} else {
+			watched++
+		}
+	}
+	l.bounded = nil
+	return bounded, watched
+}
+
+// TestOnlyASearchInAScanSlotWatchesItsContextWhileItReads lists t1's
+// products on SQLite with a rare term (the index answers with a few
+// candidates), a common one (a scan in a slot) and no term, and checks
+// which statements ran with a watch on their context: none of the rare
+// search's, the common search's page and count but not its plan's probes,
+// and every statement of the plain list (sqlexec.Bounded).
+func TestOnlyASearchInAScanSlotWatchesItsContextWhileItReads(t *testing.T) {
+	f := newFixture(t, testdb.EngineSQLite)
+	log := &boundedLog{}
+	f.s.SetQueryHook(log)
+	f.s.SetRareCandidates(5)
+	seedPlanRows(t, f, 100)
+	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name        string
+		term        string
+		wantBounded bool // some statements bounded
+		wantWatched bool // some statements watched
+	}{
+		{"a rare term's search runs every statement bounded", "jackdaw", true, false},
+		{"a common term's search runs its probes bounded and its page and count watched", "yonder", true, true},
+		{"a list without a search runs every statement watched", "", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			log.take()
+			if _, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, tt.term)); err != nil {
+				t.Fatal(err)
+			}
+			bounded, watched := log.take()
+			if (bounded > 0) != tt.wantBounded || (watched > 0) != tt.wantWatched {
+				t.Errorf("got %d statements bounded and %d watched, want bounded %v and watched %v", bounded, watched, tt.wantBounded, tt.wantWatched)
+			}
+		})
+	}
 }
