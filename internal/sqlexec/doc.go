@@ -20,6 +20,7 @@
 // for DDL and one-off shapes, which would only fill it.
 //
 // A statement stops when its context ends, except on SQLite one whose
-// context is marked Bounded (a few lookups by key, a count with a limit):
-// it runs to its end and costs no goroutine watching its context.
+// context is marked Bounded (work bounded by design: a few lookups by
+// key, a count with a limit): it runs to its end and costs no goroutine
+// watching its context.
 package sqlexec

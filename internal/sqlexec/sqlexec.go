@@ -76,7 +76,8 @@ func New(db *bun.DB) *Runner {
 type boundedKey struct{}
 
 // Bounded returns ctx marked for statements whose work is bounded by
-// design (a few dozen lookups by key, a count that stops at a limit). On
+// design (a few dozen lookups by key, a count that stops at a limit, a
+// search that an index answers with a few thousand candidates). On
 // SQLite such a statement, once started, runs to its end whether or not
 // ctx ends meanwhile, and the driver gets ctx without its cancellation, so
 // neither database/sql nor the driver starts a goroutine to watch it. A
