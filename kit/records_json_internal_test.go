@@ -160,6 +160,10 @@ func TestAppendJSONValueRefusesATimeRFC3339CannotHold(t *testing.T) {
 	}
 }
 
+// TestAnswersFromReusedBuffersAreWhatWriteJSONWrites encodes answers of
+// many records and of few in turn through one answerBufs: each is exactly
+// wire.Encode's, whatever an earlier answer left in the buffer, and a
+// buffer over maxAnswerBuf is not kept.
 func TestAnswersFromReusedBuffersAreWhatWriteJSONWrites(t *testing.T) {
 	var bufs answerBufs
 	big := make([]Record, 300)

@@ -2,12 +2,14 @@ package sqlexec_test
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,8 +34,7 @@ var (
 			return int64(1), nil
 		})
 	})
-	cancelKeys sync.Mutex
-	cancelKey  int64
+	cancelKey atomic.Int64 // the last key cancelInside handed out
 )
 
 // cancelInside returns a context that the statement countRows(n) ends
@@ -42,10 +43,7 @@ func cancelInside(t *testing.T, ctx context.Context) (context.Context, int64) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(ctx)
 	t.Cleanup(cancel)
-	cancelKeys.Lock()
-	cancelKey++
-	key := cancelKey
-	cancelKeys.Unlock()
+	key := cancelKey.Add(1)
 	cancels.Store(key, cancel)
 	t.Cleanup(func() { cancels.Delete(key) })
 	return ctx, key
@@ -80,8 +78,8 @@ func TestBoundedSQLiteStatementsStartNoGoroutineToWatchTheirContext(t *testing.T
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	ctx = sqlexec.Bounded(ctx)
-	open := func() []interface{ Close() error } {
-		var rows []interface{ Close() error }
+	open := func() []*sql.Rows {
+		var rows []*sql.Rows
 		for range 8 {
 			rs, err := r.Query(ctx, db, "SELECT n FROM t")
 			if err != nil {

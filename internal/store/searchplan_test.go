@@ -432,13 +432,13 @@ func (l *boundedLog) take() (bounded, watched int) {
 	return bounded, watched
 }
 
-// TestOnlyASearchInAScanSlotWatchesItsContextWhileItReads lists t1's
+// TestWhichSearchStatementsWatchTheirContext lists t1's
 // products on SQLite with a rare term (the index answers with a few
 // candidates), a common one (a scan in a slot) and no term, and checks
 // which statements ran with a watch on their context: none of the rare
 // search's, the common search's page and count but not its plan's probes,
 // and every statement of the plain list (sqlexec.Bounded).
-func TestOnlyASearchInAScanSlotWatchesItsContextWhileItReads(t *testing.T) {
+func TestWhichSearchStatementsWatchTheirContext(t *testing.T) {
 	f := newFixture(t, testdb.EngineSQLite)
 	log := &boundedLog{}
 	f.s.SetQueryHook(log)
