@@ -1398,6 +1398,23 @@
 //     1,369 ms (the others 30 to 105 ms); after, all 20 at 47 to 138 ms,
 //     with p50 27 to 112 ms; req/s the same (search-2% 316 to 329 before,
 //     321 to 335 after).
+//   - Declared types per value (2026-11-27, 7f336e9). A profile of
+//     BenchmarkHTTPIDs' 100 ids: modernc.org/sqlite asks for the declared
+//     type of the column of every TEXT value of every row it reads
+//     (rows.Next, to turn DATE, DATETIME and TIMESTAMP columns into
+//     time.Time), a C call under the connection's mutex and a string
+//     allocation each, about 10% of the request's CPU. kit declares no
+//     such column and decodes its values itself, so on SQLite its record
+//     reads select each column as +"column", an expression with no
+//     declared type (Store.selectList). Allocations per request: get 136
+//     to 125, 1 id 153 to 142, 100 ids 5,322 to 4,222, a BenchmarkList
+//     page of 20 1,238 to 998. Time per op, medians of alternating runs of
+//     the two test binaries (six of BenchmarkHTTPGet and BenchmarkHTTPIDs
+//     at 1,000 rows, four of BenchmarkList at 100,000; this host's runs
+//     of one binary spread by 20% to 40%): get 34.4 to 30.6 us, 1 id
+//     44.8 to 36.1 CPU-us, 100 ids 1,173 to 1,126 CPU-us; a list page 233
+//     to 167 us (runs 179 to 258 before, 147 to 190 after), with a filter
+//     663 to 595 us.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof

@@ -607,6 +607,6 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), kit_v.c_team, kit_v.c_collection, kit_v.c_operation, kit_v.c_ids, kit_v.c_correlation, kit_v.c_ts
 			FROM kit_v JOIN kit_row ON kit_row.kit_w = kit_v.k)`)
 	}
-	b.WriteString(" SELECT " + selectList(c) + ", kit_k, kit_w IS NOT NULL FROM kit_before LEFT JOIN kit_row ON kit_w = kit_k")
+	b.WriteString(" SELECT " + s.selectList(c) + ", kit_k, kit_w IS NOT NULL FROM kit_before LEFT JOIN kit_row ON kit_w = kit_k")
 	return b.String(), args, nil
 }

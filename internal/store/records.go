@@ -22,12 +22,26 @@ import (
 // (see collections.NormalizeValue).
 type Record = map[string]any
 
-// selectList is the column list of every attribute, in attribute order.
-func selectList(c *collections.Collection) string {
+// selectList is the column list of every attribute, in attribute order,
+// read by position (see scanRowsEach), not by name.
+//
+// On SQLite each column is written +"column": the same value, but an
+// expression rather than the column itself, so it has no declared type.
+// The driver (modernc.org/sqlite) asks for the declared type of every TEXT
+// value of every row it reads, a C call and a string allocation each, to
+// turn values of DATE, DATETIME and TIMESTAMP columns into time.Time; kit
+// declares no such column and decodes its values itself (decode). The
+// result columns' names change with it (they are not used), an ORDER BY
+// by a column's name still means the column, and the plan is the same.
+func (s *Store) selectList(c *collections.Collection) string {
 	attrs := c.Attributes()
 	cols := make([]string, len(attrs))
+	prefix := "+"
+	if s.dialect == dialect.PG {
+		prefix = ""
+	}
 	for i, a := range attrs {
-		cols[i] = quote(a.Column)
+		cols[i] = prefix + quote(a.Column)
 	}
 	return strings.Join(cols, ", ")
 }
@@ -123,7 +137,7 @@ func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Col
 	if s.dialect != dialect.PG {
 		return s.Get(ctx, db, c, teamID, id)
 	}
-	recs, err := s.scanKeyed(ctx, db, c, getSQL(c)+" FOR UPDATE", teamID, id)
+	recs, err := s.scanKeyed(ctx, db, c, s.getSQL(c)+" FOR UPDATE", teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +149,7 @@ func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Col
 
 // GetAnyTeam returns the record id whatever its team (super-admin reads).
 func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Collection, id string) (Record, error) {
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "id" = ?`
+	q := "SELECT " + s.selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "id" = ?`
 	recs, err := s.scanKeyed(ctx, db, c, q, id)
 	if err != nil {
 		return nil, err
@@ -174,7 +188,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 // is tested on each (see teamTest). probe is a version probe's column or
 // "".
 func (s *Store) getManySQL(c *collections.Collection, probe string) string {
-	return "SELECT " + selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
+	return "SELECT " + s.selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
 }
 
 // teamTest is the condition on a row's team, with one argument. byKey
@@ -389,7 +403,7 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 	for _, a := range c.Attributes() {
 		ret = append(ret, before+"."+quote(a.Column))
 	}
-	sub, subArgs, err := lockedGet(c, teamID, id, ownerID, "", nil)
+	sub, subArgs, err := s.lockedGet(c, teamID, id, ownerID, "", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -401,7 +415,7 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
 		" RETURNING " + strings.Join(ret, ", ") + ", " + table + `."team_id" AS kit_team)` +
 		", kit_count AS (" + deltaRows(c, "kit_team", "0", false) + ")" +
-		" SELECT " + selectList(c) + " FROM kit_row"
+		" SELECT " + s.selectList(c) + " FROM kit_row"
 	recs, err := s.scanKeyed(ctx, db, c, q, args...)
 	if err != nil {
 		return nil, classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))
@@ -415,8 +429,8 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 // lockedGet is the read of record id that locks its row (FOR UPDATE),
 // of ownerID's records only when ownerID is not empty, and its arguments.
 // cond, when not empty, is one more condition, with its argument arg.
-func lockedGet(c *collections.Collection, teamID, id, ownerID, cond string, arg any) (string, []any, error) {
-	q, args := getSQL(c), []any{teamID, id}
+func (s *Store) lockedGet(c *collections.Collection, teamID, id, ownerID, cond string, arg any) (string, []any, error) {
+	q, args := s.getSQL(c), []any{teamID, id}
 	if ownerID != "" {
 		owner, ok := c.Attribute("owner")
 		if !ok {
@@ -500,7 +514,7 @@ type update struct {
 // guard, setting r.before and r.written.
 func (s *Store) updateOne(ctx context.Context, c *collections.Collection, u *update, r *batchReq) error {
 	g, cond, garg := stmtGuard(ctx)
-	sub, args, err := lockedGet(c, r.team, r.id, r.owner, cond, garg)
+	sub, args, err := s.lockedGet(c, r.team, r.id, r.owner, cond, garg)
 	if err != nil {
 		return err
 	}
@@ -801,7 +815,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		if fplan.walkCreated(q, total) {
 			from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
 		}
-		query := "SELECT " + selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+		query := "SELECT " + s.selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
 		pageArgs = append(append(slices.Clip(extraArgs), pageArgs...), q.PageSize, q.Offset())
 		if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
 			// Few matches: the page's ids come from sorting them in the
@@ -810,7 +824,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			// planner walks the team's rows in created order and stops at
 			// the page.
 			order := s.orderBy(q.Sort)
-			query = "SELECT " + selectList(c) + extra + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
+			query = "SELECT " + s.selectList(c) + extra + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
 				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
 			pageArgs = append(slices.Clip(extraArgs), teamID, teamID, docArg, q.PageSize, q.Offset())
 		}
@@ -971,7 +985,7 @@ func (s *Store) compactChecked(ctx context.Context, c *collections.Collection, t
 // reads the count by itself.
 func (s *Store) pageWithTotal(ctx context.Context, c *collections.Collection, teamID string, q collections.ListQuery, from string, args []any) (Page, bool, error) {
 	col, dst := probeColumn(ctx)
-	query := "SELECT " + selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
+	query := "SELECT " + s.selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
 		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" + col +
 		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
 	all := append([]any{c.Table(), teamID, c.Table(), teamID}, args...)
@@ -1225,12 +1239,12 @@ func inListOf(ids []string) inList { return sqlexec.Strings(ids) }
 
 // The fixed-shape statements of the record paths (see Warm).
 
-func getSQL(c *collections.Collection) string { return getSQLWith(c, "") }
+func (s *Store) getSQL(c *collections.Collection) string { return s.getSQLWith(c, "") }
 
 // getSQLWith is getSQL with probe, a version probe's column or "", after
 // the attributes'.
-func getSQLWith(c *collections.Collection, probe string) string {
-	return "SELECT " + selectList(c) + probe + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
+func (s *Store) getSQLWith(c *collections.Collection, probe string) string {
+	return "SELECT " + s.selectList(c) + probe + " FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND "id" = ?`
 }
 
 // insertSQL is the insert of every attribute, the shape Create uses.

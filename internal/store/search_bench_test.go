@@ -128,7 +128,7 @@ func BenchmarkSearchByHitRate(b *testing.B) {
 			if err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM "+table+where, args...).Scan(&total); err != nil {
 				b.Fatal(err)
 			}
-			rows, err := s.db.QueryContext(ctx, "SELECT "+selectList(c)+" FROM "+table+where+` ORDER BY "created_at" DESC, "id" DESC LIMIT 20`, args...)
+			rows, err := s.db.QueryContext(ctx, "SELECT "+s.selectList(c)+" FROM "+table+where+` ORDER BY "created_at" DESC, "id" DESC LIMIT 20`, args...)
 			if err != nil {
 				b.Fatal(err)
 			}

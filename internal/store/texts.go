@@ -46,7 +46,7 @@ func (s *Store) textsOf(c *collections.Collection) *recordTexts {
 	if t != nil {
 		return t
 	}
-	t = &recordTexts{get: getSQL(c), getMany: s.getManySQL(c, ""), insert: s.insertSQL(c), delete: s.deleteSQL(c), backlog: searchBacklogSQL(c)}
+	t = &recordTexts{get: s.getSQL(c), getMany: s.getManySQL(c, ""), insert: s.insertSQL(c), delete: s.deleteSQL(c), backlog: searchBacklogSQL(c)}
 	s.texts.mu.Lock()
 	defer s.texts.mu.Unlock()
 	if prev := s.texts.m[c]; prev != nil {
@@ -59,7 +59,7 @@ func (s *Store) textsOf(c *collections.Collection) *recordTexts {
 	return t
 }
 
-// getText is getSQLWith(c, probe), from the memo.
+// getText is s.getSQLWith(c, probe), from the memo.
 func (s *Store) getText(c *collections.Collection, probe string) string {
 	t := s.textsOf(c)
 	if probe == "" {
@@ -83,7 +83,7 @@ func (s *Store) probedOf(c *collections.Collection, t *recordTexts, probe string
 	if p := t.probed.Load(); p != nil && p.probe == probe {
 		return p
 	}
-	p := &probedTexts{probe: probe, get: getSQLWith(c, probe), getMany: s.getManySQL(c, probe)}
+	p := &probedTexts{probe: probe, get: s.getSQLWith(c, probe), getMany: s.getManySQL(c, probe)}
 	t.probed.Store(p)
 	return p
 }

@@ -24,9 +24,9 @@ func TestRecordTextsAreTheTextsTheirBuildersMake(t *testing.T) {
 		checks := []struct {
 			name, got, want string
 		}{
-			{"the get", s.getText(col, ""), getSQL(col)},
-			{"the get with a probe", s.getText(col, ", 7 AS probe"), getSQLWith(col, ", 7 AS probe")},
-			{"the get with another probe", s.getText(col, ", 8 AS probe"), getSQLWith(col, ", 8 AS probe")},
+			{"the get", s.getText(col, ""), s.getSQL(col)},
+			{"the get with a probe", s.getText(col, ", 7 AS probe"), s.getSQLWith(col, ", 7 AS probe")},
+			{"the get with another probe", s.getText(col, ", 8 AS probe"), s.getSQLWith(col, ", 8 AS probe")},
 			{"the read by ids", s.getManyText(col, ""), s.getManySQL(col, "")},
 			{"the read by ids with a probe", s.getManyText(col, ", 8 AS probe"), s.getManySQL(col, ", 8 AS probe")},
 			{"the insert", s.textsOf(col).insert, s.insertSQL(col)},
@@ -52,7 +52,7 @@ func TestRecordTextsAreTheTextsTheirBuildersMake(t *testing.T) {
 		if got := len(s.texts.m); got > maxTexts {
 			t.Errorf("memoized collections: got %d, want at most %d", got, maxTexts)
 		}
-		if got, want := s.getText(c, ""), getSQL(c); got != want {
+		if got, want := s.getText(c, ""), s.getSQL(c); got != want {
 			t.Errorf("get after the memo started over: got %q, want %q", got, want)
 		}
 	})

@@ -121,7 +121,7 @@ func siblingOrder(c *collections.Collection) string {
 // a sortable collection) in their order.
 func (s *Store) Siblings(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string) ([]Record, error) {
 	where, args := siblingScope(c, teamID, parent)
-	q := "SELECT " + selectList(c) + " FROM " + quote(c.Table()) + " WHERE " + where + " ORDER BY " + siblingOrder(c)
+	q := "SELECT " + s.selectList(c) + " FROM " + quote(c.Table()) + " WHERE " + where + " ORDER BY " + siblingOrder(c)
 	recs, err := s.scanRecords(ctx, db, c, q, args...)
 	if err != nil {
 		return nil, err
@@ -248,7 +248,7 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 // most limit records.
 func (s *Store) Subtree(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, rootID string, limit int) ([]Record, error) {
 	t := quote(c.Table())
-	q := "SELECT " + selectList(c) + " FROM " + t + ` WHERE "team_id" = ?`
+	q := "SELECT " + s.selectList(c) + " FROM " + t + ` WHERE "team_id" = ?`
 	args := []any{teamID}
 	if rootID != "" {
 		// The range of subtreeRange, computed in SQL: the root's path up
