@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/collectionkit/kit/internal/apierror"
@@ -175,7 +173,7 @@ func scanEntityTag(s string) (tag, rest string, ok bool) {
 // for both when it can (appendRecord, as writeRecords does, without
 // reflection for plain values; setETag).
 func writeRecord(w http.ResponseWriter, status int, rec Record) {
-	item, ok := appendRecord(make([]byte, 0, 512), rec, slices.Sorted(maps.Keys(rec)))
+	item, ok := appendRecord(make([]byte, 0, 512), rec, sortedKeys(rec))
 	if !ok {
 		w.Header().Set("ETag", ETag(rec))
 		WriteJSON(w, status, rec)

@@ -1,7 +1,6 @@
 package kit
 
 import (
-	"maps"
 	"math"
 	"net/http"
 	"slices"
@@ -93,7 +92,7 @@ func appendRecords(b []byte, recs []Record) ([]byte, bool) {
 			b = append(b, ',')
 		}
 		if !sameKeys(keys, rec) {
-			keys = slices.Sorted(maps.Keys(rec))
+			keys = sortedKeys(rec)
 		}
 		var ok bool
 		if b, ok = appendRecord(b, rec, keys); !ok {
@@ -120,6 +119,17 @@ func appendRecord(b []byte, rec Record, keys []string) ([]byte, bool) {
 		}
 	}
 	return append(b, '}'), true
+}
+
+// sortedKeys returns rec's keys in order, in one allocation
+// (slices.Sorted(maps.Keys(rec)) grows its slice from nothing).
+func sortedKeys(rec Record) []string {
+	keys := make([]string, 0, len(rec))
+	for k := range rec {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // sameKeys reports whether rec's keys are exactly keys.
