@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
@@ -145,6 +148,16 @@ func plan(t *testing.T, f *fixture, e testdb.Engine, do func()) string {
 	return planOf(t, f, e, `"id" IN (`, do)
 }
 
+// idsPlan is plan for a read by ids: on SQLite GetMany walks a JSON array
+// of the ids instead of an IN list (see getManySQL).
+func idsPlan(t *testing.T, f *fixture, e testdb.Engine, do func()) string {
+	t.Helper()
+	if e == testdb.EngineSQLite {
+		return planOf(t, f, e, "json_each(", do)
+	}
+	return plan(t, f, e, do)
+}
+
 // planOf is plan for the last SELECT that do runs containing part.
 func planOf(t *testing.T, f *fixture, e testdb.Engine, part string, do func()) string {
 	t.Helper()
@@ -193,10 +206,9 @@ func TestIDListsReadByPrimaryKey(t *testing.T) {
 		// PRIMARY KEY, PostgreSQL's <table>_pkey. PostgreSQL rightly scans
 		// a table of a few pages: the team gets 100,000 more rows there (the size of issue 20's measurement).
 		pk := "sqlite_autoindex_shop_products_1 (id=?)"
-		stats := []string{"without statistics"}
+		stats := []string{"without statistics", "after ANALYZE"}
 		if e == testdb.EnginePostgres {
 			pk = "shop_products_pkey"
-			stats = append(stats, "after ANALYZE")
 			if _, err := f.db.ExecContext(ctx, `INSERT INTO shop_products (id, team_id, owner, created_at, updated_at, created_by, updated_by)
 				SELECT 'bulk-' || g, 't1', 'u1', now(), now(), 'u1', 'u1' FROM generate_series(1, 100000) g`); err != nil {
 				t.Fatal(err)
@@ -204,20 +216,21 @@ func TestIDListsReadByPrimaryKey(t *testing.T) {
 		}
 		cases := []struct {
 			name string
+			plan func(*testing.T, *fixture, testdb.Engine, func()) string
 			do   func() error
 		}{
-			{"three ids read three rows", func() error {
+			{"three ids read three rows", idsPlan, func() error {
 				_, err := f.s.GetMany(ctx, f.db, f.products, "t1", ids[:3])
 				return err
 			}},
-			{"a hundred ids read a hundred rows", func() error {
+			{"a hundred ids read a hundred rows", idsPlan, func() error {
 				recs, err := f.s.GetMany(ctx, f.db, f.products, "t1", ids)
 				if err == nil && len(recs) != 100 {
 					return fmt.Errorf("got %d records, want 100", len(recs))
 				}
 				return err
 			}},
-			{"ids with a filter and a sort read the ids' rows", func() error {
+			{"ids with a filter and a sort read the ids' rows", plan, func() error {
 				q, err := f.products.ParseListQuery(url.Values{"ids": {strings.Join(ids[:50], ",")}, "filter": {`{"weight":{"lt":3}}`}, "sort": {"title"}},
 					collections.QueryLimits{})
 				if err != nil {
@@ -236,7 +249,7 @@ func TestIDListsReadByPrimaryKey(t *testing.T) {
 			for _, tc := range cases {
 				t.Run(tc.name+" "+st, func(t *testing.T) {
 					var err error
-					got := plan(t, f, e, func() { err = tc.do() })
+					got := tc.plan(t, f, e, func() { err = tc.do() })
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -277,6 +290,62 @@ func TestNewestFirstPagesWalkTheTeamIndex(t *testing.T) {
 				}
 				if strings.Contains(got, "TEMP B-TREE") || strings.Contains(got, "Sort") {
 					t.Errorf("got plan\n%s\nwant no sort: the index is in the page's order", got)
+				}
+			})
+		}
+	})
+}
+
+// TestReadsByIDsFindIDsOfAnyBytes writes records whose ids hold what a
+// list of ids must carry exactly (quotation marks, backslashes, control
+// characters, JSON escapes written out, non-ASCII text, bytes that are not
+// UTF-8) and reads them by ids on both engines: each is found, in the
+// order asked, an id of another team or no record is left out, and an id
+// that differs only where encoding/json would change it matches nothing.
+func TestReadsByIDsFindIDsOfAnyBytes(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		ctx := t.Context()
+		ids := []string{`a"b`, `c\d`, "e\tf\x01g", `\u0041`, "grüße ✓", "bad\xffbyte", "plain"}
+		if e == testdb.EnginePostgres {
+			// PostgreSQL's text holds valid UTF-8 only.
+			ids = slices.DeleteFunc(ids, func(id string) bool { return !utf8.ValidString(id) })
+		}
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		for _, id := range ids {
+			rec := store.Record{"id": id, "teamId": "t1", "owner": "u1", "title": "t " + id, "createdAt": now, "updatedAt": now, "createdBy": "u1", "updatedBy": "u1"}
+			if err := f.s.Insert(ctx, f.db, f.products, rec); err != nil {
+				t.Fatalf("Insert %q: %v", id, err)
+			}
+		}
+		other := f.insert(t, f.products, "t2", map[string]any{"title": "theirs"})
+		reversed := slices.Clone(ids)
+		slices.Reverse(reversed)
+		tests := []struct {
+			name string
+			ask  []string
+			want []string
+		}{
+			{"every id is found in the order asked", reversed, reversed},
+			{"each id is found alone", ids[:1], ids[:1]},
+			{"another team's record and an unknown id are left out", []string{other, ids[1], "nope", ids[0]}, []string{ids[1], ids[0]}},
+			{"an id that differs only in an escape matches nothing", []string{"A", `\\u0041`, "bad\ufffdbyte"}, nil},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				recs, err := f.s.GetMany(ctx, f.db, f.products, "t1", tt.ask)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range recs {
+					got = append(got, r["id"].(string))
+					if r["title"] != "t "+r["id"].(string) {
+						t.Errorf("record %q: got title %q, want %q", r["id"], r["title"], "t "+r["id"].(string))
+					}
+				}
+				if !slices.Equal(got, tt.want) {
+					t.Errorf("got ids %q, want %q", got, tt.want)
 				}
 			})
 		}

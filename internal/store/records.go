@@ -33,12 +33,16 @@ type Record = map[string]any
 // declares no such column and decodes its values itself (decode). The
 // result columns' names change with it (they are not used), an ORDER BY
 // by a column's name still means the column, and the plan is the same.
-func (s *Store) selectList(c *collections.Collection) string {
+func (s *Store) selectList(c *collections.Collection) string { return s.selectListOf(c, "") }
+
+// selectListOf is selectList with each column qualified by qual (a quoted
+// table name and a dot, or "").
+func (s *Store) selectListOf(c *collections.Collection, qual string) string {
 	attrs := c.Attributes()
 	cols := make([]string, len(attrs))
-	prefix := "+"
+	prefix := "+" + qual
 	if s.dialect == dialect.PG {
-		prefix = ""
+		prefix = qual
 	}
 	for i, a := range attrs {
 		cols[i] = prefix + quote(a.Column)
@@ -167,7 +171,13 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 		return []Record{}, nil
 	}
 	col, dst := probeColumn(ctx)
-	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getManyText(c, col), teamID, inListOf(ids))
+	var args []any
+	if s.dialect == dialect.PG {
+		args = []any{teamID, inListOf(ids)}
+	} else {
+		args = []any{jsonIDs(ids), teamID}
+	}
+	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getManyText(c, col), args...)
 	if err != nil {
 		return nil, err
 	}
@@ -187,9 +197,54 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 // getManySQL reads records by id: the primary key finds them, the team
 // is tested on each (see teamTest). probe is a version probe's column or
 // "".
+//
+// On SQLite the ids come as one argument, a JSON array (jsonIDs), and the
+// statement walks it (json_each) and looks each id up in the primary key,
+// the team tested with a unary + as in teamTest: "id" IN (?, ?, ...) would
+// first copy the ids into a temporary B-tree, bind one argument per id and
+// make one statement text per number of ids. Its arguments are the array
+// and the team.
 func (s *Store) getManySQL(c *collections.Collection, probe string) string {
+	if s.dialect != dialect.PG {
+		t := quote(c.Table())
+		return "SELECT " + s.selectListOf(c, t+".") + probe + " FROM json_each(?) AS kit_j JOIN " + t + " ON " + t + `."id" = kit_j.value WHERE +` + t + `."team_id" = ?`
+	}
 	return "SELECT " + s.selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
 }
+
+// jsonIDs is ids as the JSON array getManySQL walks on SQLite. Only what
+// JSON requires is escaped (quotation marks, backslashes and control
+// characters); every other byte is written as it is, so that json_each
+// gives back each id byte for byte, even one that is not valid UTF-8
+// (which encoding/json would change into U+FFFD).
+func jsonIDs(ids []string) string {
+	n := 2
+	for _, id := range ids {
+		n += len(id) + 3
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		for j := 0; j < len(id); j++ {
+			switch c := id[j]; {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				b = append(b, c)
+			}
+		}
+		b = append(b, '"')
+	}
+	return string(append(b, ']'))
+}
+
+const hexDigits = "0123456789abcdef"
 
 // teamTest is the condition on a row's team, with one argument. byKey
 // says that the query also names its rows by primary key (?ids=): the
