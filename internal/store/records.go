@@ -212,6 +212,20 @@ func (s *Store) getManySQL(c *collections.Collection, probe string) string {
 	return "SELECT " + s.selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
 }
 
+// limitArg is the argument of a LIMIT clause: "?" on PostgreSQL, "+?" on
+// SQLite. SQLite reads a LIMIT's bound value when it plans a statement (to
+// estimate its rows) and then marks the statement to be planned again
+// whenever that argument is bound anew, so a cached prepared statement
+// with "LIMIT ?" was compiled again on every call. A unary + hides the
+// argument from the planner: the value is read when the statement runs,
+// and the statement compiles once.
+func (s *Store) limitArg() string {
+	if s.dialect == dialect.PG {
+		return "?"
+	}
+	return "+?"
+}
+
 // jsonIDs is ids as the JSON array getManySQL walks on SQLite. Only what
 // JSON requires is escaped (quotation marks, backslashes and control
 // characters); every other byte is written as it is, so that json_each
@@ -870,7 +884,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		if fplan.walkCreated(q, total) {
 			from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
 		}
-		query := "SELECT " + s.selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+		query := "SELECT " + s.selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.limitArg() + " OFFSET ?"
 		pageArgs = append(append(slices.Clip(extraArgs), pageArgs...), q.PageSize, q.Offset())
 		if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
 			// Few matches: the page's ids come from sorting them in the
@@ -880,7 +894,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			// the page.
 			order := s.orderBy(q.Sort)
 			query = "SELECT " + s.selectList(c) + extra + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
-				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT ? OFFSET ?) ORDER BY " + order
+				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT " + s.limitArg() + " OFFSET ?) ORDER BY " + order
 			pageArgs = append(slices.Clip(extraArgs), teamID, teamID, docArg, q.PageSize, q.Offset())
 		}
 		return s.scanRecordsAnd(ctx, db, c, append(slices.Clip(extraDst), extraOf(dst)...), query, pageArgs...)
@@ -1042,7 +1056,7 @@ func (s *Store) pageWithTotal(ctx context.Context, c *collections.Collection, te
 	col, dst := probeColumn(ctx)
 	query := "SELECT " + s.selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
 		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" + col +
-		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT ? OFFSET ?"
+		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.limitArg() + " OFFSET ?"
 	all := append([]any{c.Table(), teamID, c.Table(), teamID}, args...)
 	var total, rows int64
 	recs, err := s.scanRecordsAnd(ctx, s.db, c, append([]any{&total, &rows}, extraOf(dst)...), query, append(all, q.PageSize, q.Offset())...)

@@ -259,7 +259,7 @@ func (s *Store) Subtree(ctx context.Context, db bun.IDB, c *collections.Collecti
 		args = append(args, teamID, rootID, teamID, rootID)
 	}
 	if limit > 0 {
-		q += " LIMIT ?"
+		q += " LIMIT " + s.limitArg()
 		args = append(args, limit)
 	}
 	recs, err := s.scanRecords(ctx, db, c, q, args...)
