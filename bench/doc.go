@@ -1431,9 +1431,11 @@
 //     when it plans a statement (sqlite3ExprIsInteger with the parser's
 //     state) and marks the argument, so that binding it again expires
 //     the statement: each call of a cached list page statement was a
-//     compile (sqlite3Reprepare in its profile). On SQLite kit writes
-//     "LIMIT +?" (Store.limitArg), which the planner does not read. The
-//     store fixture's page statement (20 rows of 21 columns, 3,000 calls
+//     compile (sqlite3Reprepare, 16% of the page's time in a profile of
+//     BenchmarkList, where ANALYZE adds a second cause, below). On SQLite
+//     kit writes "LIMIT +?" (Store.limitArg), which the planner does not
+//     read. The store fixture's page statement (20 rows of 21 columns,
+//     no ANALYZE, 3,000 calls
 //     through one prepared statement, in process): 95.4 to 58.6 us per
 //     call; a two-column page 24.8 to 15.5 and 38.6 to 22.2 us in two
 //     runs. Three alternating pairs of --workloads list,search-0.1%,filter
