@@ -2,28 +2,38 @@ package store_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
+	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/internal/sqlexec"
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
-// statementLog keeps the statements a Store runs (ObserveQueries).
+// statementLog is a query hook (Store.SetQueryHook) that keeps the
+// statements a Store runs: their text and arguments as the driver gets
+// them, and whether their context was marked sqlexec.Bounded.
 type statementLog struct {
 	mu    sync.Mutex
 	stmts []loggedStatement
 }
 
 type loggedStatement struct {
-	query string
-	args  []any
+	query   string
+	args    []any
+	bounded bool
 }
 
-func (l *statementLog) observe(query string, args []any) {
+func (l *statementLog) BeforeQuery(ctx context.Context, ev *bun.QueryEvent) context.Context {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.stmts = append(l.stmts, loggedStatement{query, append([]any(nil), args...)})
+	l.stmts = append(l.stmts, loggedStatement{ev.Query, slices.Clone(ev.QueryArgs), sqlexec.IsBounded(ctx)})
+	return ctx
 }
+
+func (l *statementLog) AfterQuery(context.Context, *bun.QueryEvent) {}
 
 // take returns the statements since the last call and forgets them.
 func (l *statementLog) take() []loggedStatement {
@@ -43,7 +53,7 @@ func (l *statementLog) take() []loggedStatement {
 func TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp(t *testing.T) {
 	f := newFixture(t, testdb.EngineSQLite)
 	log := &statementLog{}
-	f.s.ObserveQueries(log.observe)
+	f.s.SetQueryHook(log)
 	seedPlanRows(t, f, 40)
 	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
 		t.Fatal(err)

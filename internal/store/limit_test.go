@@ -28,7 +28,7 @@ func TestSQLiteStatementsKeepTheirLimitFromThePlanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := &statementLog{}
-	f.s.ObserveQueries(log.observe)
+	f.s.SetQueryHook(log)
 	f.s.SetRareCandidates(5)
 	seedPlanRows(t, f, 40)
 	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {

@@ -7,14 +7,12 @@ import (
 	"net/url"
 	"runtime"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
-	"github.com/collectionkit/kit/internal/sqlexec"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
 )
@@ -400,38 +398,6 @@ func TestASearchAmongIDsFindsTheNamedMatches(t *testing.T) {
 	})
 }
 
-// boundedLog is a query hook that records, for each statement, whether
-// its context was marked sqlexec.Bounded.
-type boundedLog struct {
-	mu      sync.Mutex
-	bounded []bool
-}
-
-func (l *boundedLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.bounded = append(l.bounded, sqlexec.IsBounded(ctx))
-	return ctx
-}
-
-func (l *boundedLog) AfterQuery(context.Context, *bun.QueryEvent) {}
-
-// take returns how many statements ran bounded and how many not since the
-// last call, and forgets them.
-func (l *boundedLog) take() (bounded, watched int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for _, b := range l.bounded {
-		if b {
-			bounded++
-		} else {
-			watched++
-		}
-	}
-	l.bounded = nil
-	return bounded, watched
-}
-
 // TestWhichSearchStatementsWatchTheirContext lists t1's
 // products on SQLite with a rare term (the index answers with a few
 // candidates), a common one (a scan in a slot) and no term, and checks
@@ -440,7 +406,7 @@ func (l *boundedLog) take() (bounded, watched int) {
 // and every statement of the plain list (sqlexec.Bounded).
 func TestWhichSearchStatementsWatchTheirContext(t *testing.T) {
 	f := newFixture(t, testdb.EngineSQLite)
-	log := &boundedLog{}
+	log := &statementLog{}
 	f.s.SetQueryHook(log)
 	f.s.SetRareCandidates(5)
 	seedPlanRows(t, f, 100)
@@ -465,7 +431,14 @@ func TestWhichSearchStatementsWatchTheirContext(t *testing.T) {
 			if _, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, tt.term)); err != nil {
 				t.Fatal(err)
 			}
-			bounded, watched := log.take()
+			bounded, watched := 0, 0
+			for _, st := range log.take() {
+				if st.bounded {
+					bounded++
+				} else {
+					watched++
+				}
+			}
 			if (bounded > 0) != tt.wantBounded || (watched > 0) != tt.wantWatched {
 				t.Errorf("got %d statements bounded and %d watched, want bounded %v and watched %v", bounded, watched, tt.wantBounded, tt.wantWatched)
 			}

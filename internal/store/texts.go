@@ -59,7 +59,7 @@ func (s *Store) textsOf(c *collections.Collection) *recordTexts {
 	return t
 }
 
-// getText is s.getSQLWith(c, probe), from the memo.
+// getText is getSQLWith(c, probe), from the memo.
 func (s *Store) getText(c *collections.Collection, probe string) string {
 	t := s.textsOf(c)
 	if probe == "" {
