@@ -107,7 +107,7 @@ func (r *Runner) detach(ctx context.Context) context.Context {
 }
 
 // List is a list argument: "IN (?)" with one List expands to one
-// placeholder per value.
+// placeholder per value, and "IN (+?)" to "+?" per value.
 type List []any
 
 // Strings makes a List of strings.
@@ -149,9 +149,13 @@ func (r *Runner) rebind(query string, args []any) (string, []any) {
 			vals = l
 		}
 		ai++
+		plus := i > 0 && query[i-1] == '+'
 		for j, v := range vals {
 			if j > 0 {
 				b.WriteString(", ")
+				if plus {
+					b.WriteByte('+')
+				}
 			}
 			n++
 			if r.pg {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,4 +109,43 @@ func TestStatementsFirstRunInATransactionArePreparedForLater(t *testing.T) {
 			t.Errorf("cached after Close: got true, want false")
 		}
 	})
+}
+
+// TestListsExpandToOnePlaceholderPerValue runs a list argument written
+// "?" and "+?" on SQLite and checks the statement the driver got and its
+// answer: one placeholder per value, each with the "+" of the one
+// written.
+func TestListsExpandToOnePlaceholderPerValue(t *testing.T) {
+	r, db := openRunner(t)
+	if _, err := db.Exec(`INSERT INTO t VALUES (1), (2), (3)`); err != nil {
+		t.Fatal(err)
+	}
+	h := &hookLog{}
+	r.Hook = h
+	tests := []struct {
+		name, query, want string
+	}{
+		{"a list written ? expands to ? per value", `SELECT count(*) FROM t WHERE n IN (?)`, `SELECT count(*) FROM t WHERE n IN (?, ?, ?)`},
+		{"a list written +? expands to +? per value", `SELECT count(*) FROM t WHERE n IN (+?)`, `SELECT count(*) FROM t WHERE n IN (+?, +?, +?)`},
+		{"a list written +? after another argument keeps its own +", `SELECT count(*) FROM t WHERE n > +? AND n IN (+?)`, `SELECT count(*) FROM t WHERE n > +? AND n IN (+?, +?, +?)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.before = nil
+			args := []any{List{int64(1), int64(3), int64(7)}}
+			if strings.Count(tt.query, "?") == 2 {
+				args = append([]any{int64(0)}, args...)
+			}
+			var n int
+			if err := r.QueryRow(t.Context(), db, tt.query, args...).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			if n != 2 {
+				t.Errorf("got %d rows, want 2 (1 and 3)", n)
+			}
+			if len(h.before) != 1 || h.before[0] != tt.want {
+				t.Errorf("got statements %q, want [%q]", h.before, tt.want)
+			}
+		})
+	}
 }
