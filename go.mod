@@ -41,7 +41,7 @@ require (
 	golang.org/x/exp v0.0.0-20251023183803-a4bb9ffd2546 // indirect
 	golang.org/x/sync v0.17.0 // indirect
 	golang.org/x/text v0.24.0
-	modernc.org/libc v1.67.6 // indirect
+	modernc.org/libc v1.67.6
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.11.0 // indirect
 )

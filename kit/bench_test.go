@@ -66,10 +66,9 @@ func seedBench(b *testing.B, k *kit.Kit, a kit.Actor, rows int) {
 
 // seededBenchKit is a Kit holding benchRows records of team A and
 // benchOtherRows of team B, seeded once for the calling benchmark, then
-// ANALYZEd. kit does not run ANALYZE on SQLite; with its statistics
-// SQLite's STAT4 samples make every statement on a team compile again on
-// each call (bench/doc.go, "A LIMIT the planner reads"), so these
-// figures are those of a host that analyzes its database.
+// ANALYZEd. kit does not run ANALYZE on SQLite, but a host may (PRAGMA
+// optimize does); these figures are that host's (bench/doc.go,
+// "Arguments the planner reads").
 func seededBenchKit(b *testing.B) *kit.Kit {
 	b.Helper()
 	k := benchKit(b)

@@ -285,7 +285,7 @@ func (s *Store) ChangeHead(ctx context.Context, poll time.Duration) (ChangeCurso
 // may still commit (see the top of this file); a later call returns it.
 func (s *Store) NextChanges(ctx context.Context, cur *ChangeCursor, limit int) ([]Change, error) {
 	pg := s.dialect == dialect.PG
-	q := `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts, 0, 0 FROM kit_changes WHERE id > ? ORDER BY id LIMIT ` + s.limitArg()
+	q := `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts, 0, 0 FROM kit_changes WHERE id > ? ORDER BY id LIMIT ` + s.hiddenArg()
 	if pg {
 		q = `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts,
 			pg_snapshot_xmin(pg_current_snapshot())::text::bigint, pg_snapshot_xmax(pg_current_snapshot())::text::bigint
@@ -362,7 +362,7 @@ func (s *Store) xidHorizon(ctx context.Context) (int64, error) {
 // through], in order, at most limit.
 func (s *Store) ChangesAfter(ctx context.Context, teamID string, after, through int64, limit int) ([]Change, error) {
 	rows, err := s.query(ctx, s.db, `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts, 0, 0
-		FROM kit_changes WHERE team_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT `+s.limitArg(), teamID, after, through, limit)
+		FROM kit_changes WHERE team_id = ? AND id > ? AND id <= ? ORDER BY id LIMIT `+s.hiddenArg(), teamID, after, through, limit)
 	if err != nil {
 		return nil, err
 	}

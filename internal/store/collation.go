@@ -202,9 +202,10 @@ func orderTerm(k collections.SortKey) string {
 
 // textRange is the condition "a op v" for a range operator on a text
 // field: the (sort key, value) pair compared with v's, so that a filter
-// agrees with the sort order.
-func textRange(a *collections.Attribute, op string, v string) (string, []any) {
+// agrees with the sort order. arg is the placeholder to write (see
+// Store.hiddenArg).
+func textRange(a *collections.Attribute, op string, v string, arg string) (string, []any) {
 	key, col := quote(sortKeyColumn(a)), quote(a.Column)
 	strict := strings.TrimSuffix(op, "=")
-	return "(" + key + " " + strict + " ? OR (" + key + " = ? AND " + col + " " + op + " ?))", []any{sortKey(v), sortKey(v), v}
+	return "(" + key + " " + strict + " " + arg + " OR (" + key + " = " + arg + " AND " + col + " " + op + " " + arg + "))", []any{sortKey(v), sortKey(v), v}
 }

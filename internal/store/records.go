@@ -212,14 +212,26 @@ func (s *Store) getManySQL(c *collections.Collection, probe string) string {
 	return "SELECT " + s.selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
 }
 
-// limitArg is the argument of a LIMIT clause: "?" on PostgreSQL, "+?" on
-// SQLite. SQLite reads a LIMIT's bound value when it plans a statement (to
-// estimate its rows) and then marks the statement to be planned again
-// whenever that argument is bound anew, so a cached prepared statement
-// with "LIMIT ?" was compiled again on every call. A unary + hides the
-// argument from the planner: the value is read when the statement runs,
-// and the statement compiles once.
-func (s *Store) limitArg() string {
+// hiddenArg is a placeholder whose value SQLite's planner does not read:
+// "+?" on SQLite, "?" on PostgreSQL. SQLite reads some bound values when
+// it plans a statement (a LIMIT's, to estimate its rows; a LIKE or GLOB
+// pattern, for a prefix it could look up; and, once ANALYZE has stored
+// STAT4 samples, the value compared with an indexed column, to estimate
+// how many rows match) and then marks the statement to be planned again
+// whenever that argument is bound anew: a cached prepared statement would
+// be compiled again on every call. A unary + hides the argument from the
+// planner (it is an expression, no longer a variable; its value, type,
+// affinity and collation are the argument's): the value is read when the
+// statement runs, an index on the column it is compared with is used as
+// before, and the statement compiles once. A list argument written "+?"
+// expands to "+?, +?, ..." (sqlexec.List).
+//
+// kit writes it for every argument of a read that the planner could read:
+// LIMITs, the team of a list, a count or a reference check, filter values
+// and search patterns. Lookups by a unique key (a record by id, a unique
+// field's value) need none: SQLite plans a unique key's equality without
+// reading its value (TestSQLiteReadsAreCompiledOnce).
+func (s *Store) hiddenArg() string {
 	if s.dialect == dialect.PG {
 		return "?"
 	}
@@ -270,7 +282,7 @@ const hexDigits = "0123456789abcdef"
 func (s *Store) teamTest(byKey bool) string {
 	switch {
 	case !byKey:
-		return `"team_id" = ?`
+		return `"team_id" = ` + s.hiddenArg()
 	case s.dialect == dialect.PG:
 		return `("team_id" || '') = ?`
 	default:
@@ -884,7 +896,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 		if fplan.walkCreated(q, total) {
 			from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
 		}
-		query := "SELECT " + s.selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.limitArg() + " OFFSET ?"
+		query := "SELECT " + s.selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.hiddenArg() + " OFFSET ?"
 		pageArgs = append(append(slices.Clip(extraArgs), pageArgs...), q.PageSize, q.Offset())
 		if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
 			// Few matches: the page's ids come from sorting them in the
@@ -894,7 +906,7 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			// the page.
 			order := s.orderBy(q.Sort)
 			query = "SELECT " + s.selectList(c) + extra + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
-				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT " + s.limitArg() + " OFFSET ?) ORDER BY " + order
+				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT " + s.hiddenArg() + " OFFSET ?) ORDER BY " + order
 			pageArgs = append(slices.Clip(extraArgs), teamID, teamID, docArg, q.PageSize, q.Offset())
 		}
 		return s.scanRecordsAnd(ctx, db, c, append(slices.Clip(extraDst), extraOf(dst)...), query, pageArgs...)
@@ -1056,7 +1068,7 @@ func (s *Store) pageWithTotal(ctx context.Context, c *collections.Collection, te
 	col, dst := probeColumn(ctx)
 	query := "SELECT " + s.selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
 		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" + col +
-		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.limitArg() + " OFFSET ?"
+		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.hiddenArg() + " OFFSET ?"
 	all := append([]any{c.Table(), teamID, c.Table(), teamID}, args...)
 	var total, rows int64
 	recs, err := s.scanRecordsAnd(ctx, s.db, c, append([]any{&total, &rows}, extraOf(dst)...), query, append(all, q.PageSize, q.Offset())...)
@@ -1111,13 +1123,13 @@ func (s *Store) textMatch(col, term string, prefix bool) (string, any) {
 		if !prefix {
 			p = "*" + p
 		}
-		return col + " GLOB ?", p
+		return col + " GLOB " + s.hiddenArg(), p
 	}
 	p := likeEscape(term) + "%"
 	if !prefix {
 		p = "%" + p
 	}
-	return col + " " + s.like() + ` ? ESCAPE '\'`, p
+	return col + " " + s.like() + " " + s.hiddenArg() + ` ESCAPE '\'`, p
 }
 
 // needsUnicodeFold reports whether term has a letter outside ASCII with
@@ -1277,9 +1289,9 @@ func (s *Store) condition(c *collections.Collection, teamID string, cond collect
 			ev[i] = e
 		}
 		if cond.Op == collections.OpIn {
-			return col + " IN (?)", []any{inList(ev)}, nil
+			return col + " IN (" + s.hiddenArg() + ")", []any{inList(ev)}, nil
 		}
-		return "(" + col + " IS NULL OR " + col + " NOT IN (?))", []any{inList(ev)}, nil
+		return "(" + col + " IS NULL OR " + col + " NOT IN (" + s.hiddenArg() + "))", []any{inList(ev)}, nil
 	}
 	v, err := enc(cond.Value)
 	if err != nil {
@@ -1290,17 +1302,17 @@ func (s *Store) condition(c *collections.Collection, teamID string, cond collect
 		collections.OpLt: "<", collections.OpLte: "<=",
 	}
 	if cond.Op == collections.OpNe {
-		return "(" + col + " IS NULL OR " + col + " <> ?)", []any{v}, nil
+		return "(" + col + " IS NULL OR " + col + " <> " + s.hiddenArg() + ")", []any{v}, nil
 	}
 	op, ok := ops[cond.Op]
 	if !ok {
 		return "", nil, fmt.Errorf("store: unsupported operator %q", cond.Op)
 	}
 	if sv, isText := v.(string); isText && op != "=" && hasSortKey(cond.Attr) {
-		sqlPart, args := textRange(cond.Attr, op, sv)
+		sqlPart, args := textRange(cond.Attr, op, sv, s.hiddenArg())
 		return sqlPart, args, nil
 	}
-	return col + " " + op + " ?", []any{v}, nil
+	return col + " " + op + " " + s.hiddenArg(), []any{v}, nil
 }
 
 // inListOf makes a list argument of strings.
@@ -1362,7 +1374,8 @@ func (s *Store) referrers(ctx context.Context, db bun.IDB, c *collections.Collec
 				continue
 			}
 			var n int
-			q := "SELECT count(*) FROM " + quote(rc.Table()) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + " = ?"
+			h := s.hiddenArg()
+			q := "SELECT count(*) FROM " + quote(rc.Table()) + ` WHERE "team_id" = ` + h + ` AND ` + quote(a.Column) + " = " + h
 			if err := s.queryRow(ctx, db, q, teamID, id).Scan(&n); err != nil {
 				return nil, fmt.Errorf("store: count references to %s: %w", c.Table(), err)
 			}

@@ -137,7 +137,7 @@ func (s *Store) rareCandidates() int {
 // the index (SearchBacklog's upper bound).
 func (s *Store) countCandidates(ctx context.Context, db bun.IDB, c *collections.Collection, term string, limit int) (int, error) {
 	fts := quote(ftsTable(c.Table()))
-	q := `SELECT (SELECT count(*) FROM (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? LIMIT ` + s.limitArg() + `)) + (SELECT count(*) FROM ` +
+	q := `SELECT (SELECT count(*) FROM (SELECT "rowid" FROM ` + fts + " WHERE " + fts + ` MATCH ? LIMIT ` + s.hiddenArg() + `)) + (SELECT count(*) FROM ` +
 		quote(ftsPending(c.Table())) + `) + max(0, (SELECT coalesce(max("rowid"), 0) FROM ` + quote(c.Table()) + `) - (SELECT hwm FROM ` +
 		quote(ftsMark(c.Table())) + "))"
 	var n int

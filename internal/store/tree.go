@@ -248,7 +248,7 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 // most limit records.
 func (s *Store) Subtree(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, rootID string, limit int) ([]Record, error) {
 	t := quote(c.Table())
-	q := "SELECT " + s.selectList(c) + " FROM " + t + ` WHERE "team_id" = ?`
+	q := "SELECT " + s.selectList(c) + " FROM " + t + ` WHERE "team_id" = ` + s.hiddenArg()
 	args := []any{teamID}
 	if rootID != "" {
 		// The range of subtreeRange, computed in SQL: the root's path up
@@ -259,7 +259,7 @@ func (s *Store) Subtree(ctx context.Context, db bun.IDB, c *collections.Collecti
 		args = append(args, teamID, rootID, teamID, rootID)
 	}
 	if limit > 0 {
-		q += " LIMIT " + s.limitArg()
+		q += " LIMIT " + s.hiddenArg()
 		args = append(args, limit)
 	}
 	recs, err := s.scanRecords(ctx, db, c, q, args...)
