@@ -1451,7 +1451,7 @@
 //     runs each) 224 and 183 us a page with it, 130 and 162 without; with
 //     a filter 683 and 682 against 571 and 578 us. A statement with a LIKE
 //     or GLOB pattern bound (the searches that scan) compiles per call too.
-//   - Arguments the planner reads (2026-11-27). Besides a LIMIT's, SQLite
+//   - Arguments the planner reads (2026-11-27, 48f8ecd). Besides a LIMIT's, SQLite
 //     reads a bound LIKE or GLOB pattern (for a prefix it could look up in
 //     an index) whenever the column is TEXT, and, once ANALYZE has stored
 //     STAT4 samples, the value compared with the first columns of an
@@ -1486,6 +1486,29 @@
 //     5.88x, 5.75x and 5.70x (kit's list req/s higher in each of those
 //     pairs, lower in each of the first: the noise), get 1.11x, 1.08x and
 //     1.17x to 1.10x, 1.16x and 1.16x.
+//   - SQLite's deletes on a faster host (2026-11-27, 4f7bdf9, a host on
+//     which the baseline got 20,000 req/s where b23f97c's got 12,905).
+//     --workloads get,ids1,delete,create,update --duration 4s --rounds 2:
+//     delete 0.78x (p99 1.41x), every other workload above the line (get
+//     1.13x, create 1.36x, update 1.12x); a run of --workloads delete
+//     --rounds 1 --cpuprofile, in which both servers deleted all 18,000
+//     records: 0.83x (p99 1.43x). CPU in the profiles: kit 2.29 s (127 us
+//     a delete), the baseline 1.66 s (92 us). kit: the search index's
+//     flushes 0.46 s (0.28 s of it FTS5's merges of half-deleted
+//     segments, the rest its tombstones), the DELETE with its trigger
+//     0.42 s, the group commits 0.39 s (writing WAL frames), background
+//     checkpoints 0.21 s, the change log's rows 0.14 s, HTTP about 0.48
+//     s. The baseline: its DELETE through its commit 1.23 s (the commit
+//     0.40 s, SQLite's auto-checkpoint 0.20 s), HTTP about 0.38 s. System
+//     calls: pwrite 0.37 s against 0.26 s, pread 0.20 against 0.11, fsync
+//     0.08 against 0.11: kit commits a quarter as often, but each of its
+//     groups writes the index's pages besides the table's, and kit's
+//     table has one index more (a text field's sort key). Without the
+//     flushes kit's deletes would cost about what the baseline's do.
+//     kit's server was busy 85% to 87% of the time (the rest checkpoint
+//     syncs holding its one P, "SQLite's checkpoints and the baseline"),
+//     the baseline's 73% to 77%: a kit busy all the time would still
+//     delete at about 0.87x. Nothing was changed.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
