@@ -1486,6 +1486,19 @@
 //     5.88x, 5.75x and 5.70x (kit's list req/s higher in each of those
 //     pairs, lower in each of the first: the noise), get 1.11x, 1.08x and
 //     1.17x to 1.10x, 1.16x and 1.16x.
+//   - A tree's reads of siblings and children (2026-11-27, b80ea75):
+//     NextOrder, CountSiblings and HasChildren ran through bun's
+//     QueryRowContext, which writes the arguments into the SQL text, so
+//     SQLite compiled each on every call (a create in a tree or sortable
+//     collection, a move, a delete in a tree). They now run through the
+//     store's prepared statements like every other read, their team and
+//     parent hidden from the planner (siblingScope).
+//     BenchmarkCreateOrdered (a create at the end of a sortable
+//     collection, SQLite file), four alternating runs of the test
+//     binaries: 98.8, 95.5, 113.0 and 115.8 us to 83.8, 84.4, 96.2 and
+//     99.7 us (allocations 180 to 188: sqlexec's own). BenchmarkMoveSubtree
+//     (1,000 paths rewritten per move) within its noise: 10.7, 11.1 and
+//     11.4 ms against 12.3, 9.1 and 11.2 ms.
 //   - SQLite's deletes on a faster host (2026-11-27, 4f7bdf9, a host on
 //     which the baseline got 20,000 req/s where b23f97c's got 12,905).
 //     --workloads get,ids1,delete,create,update --duration 4s --rounds 2:

@@ -152,7 +152,7 @@ var planOnceSeq atomic.Int64
 
 // TestSQLiteReadsAreCompiledOnce runs every kind of read kit caches as a
 // prepared statement on SQLite (list pages with filters and searches,
-// lookups, the change log's reads), without statistics and after ANALYZE,
+// lookups, a tree's reads, the change log's reads), without statistics and after ANALYZE,
 // then runs each SELECT it sent twice through one prepared statement and
 // checks that SQLite did not compile it again when its arguments were
 // bound anew. SQLite's planner reads some bound values (a LIMIT's, a LIKE
@@ -169,7 +169,11 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	f := newFixtureOn(t, db)
+	folders := collections.Definition{Name: "folders", Layer: "docs",
+		Fields: []collections.Field{{Name: "title", Type: collections.TypeString}},
+		Config: &collections.Config{Hierarchy: &collections.Hierarchy{Enabled: true}}}
+	f := newFixtureOn(t, db, append(storeDefs(), folders)...)
+	tree, _ := f.reg.Get("docsFolders")
 	ctx := t.Context()
 	if err := store.CreateChangesTable(ctx, f.db); err != nil {
 		t.Fatal(err)
@@ -183,6 +187,21 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 	prod := f.insert(t, f.products, "t1", map[string]any{"title": "Hammer", "sku": "HAM-1", "categoryId": cat, "weight": 2.5})
 	if err := f.s.FlushSearch(ctx, f.db, f.products); err != nil {
 		t.Fatal(err)
+	}
+	for i := range 30 {
+		team, id, parent, path, depth := "t1", fmt.Sprintf("n%02d", i), any(nil), fmt.Sprintf("/n%02d/", i), 0.0
+		if i%3 != 0 {
+			parent, path, depth = fmt.Sprintf("n%02d", i-i%3), fmt.Sprintf("/n%02d/n%02d/", i-i%3, i), 1
+		}
+		if i%5 == 4 {
+			team = "t2"
+		}
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		if err := f.s.Insert(ctx, f.db, tree, store.Record{"id": id, "teamId": team, "owner": "u1", "title": id,
+			"parentId": parent, "path": path, "depth": depth, "order": float64(i),
+			"createdAt": now, "updatedAt": now, "createdBy": "u1", "updatedBy": "u1"}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	c := openC(t, strings.SplitN(store.SQLiteDSN(":memory:"+name), "&", 2)[0])
 
@@ -228,6 +247,27 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 		}},
 		{"the references check before a delete", func(ctx context.Context) error {
 			return f.s.Delete(ctx, f.db, f.cats, "t2", unused)
+		}},
+		{"a tree's reads of siblings and children", func(ctx context.Context) error {
+			root := "n00"
+			if _, err := f.s.NextOrder(ctx, f.db, tree, "t1", &root); err != nil {
+				return err
+			}
+			if _, err := f.s.NextOrder(ctx, f.db, tree, "t1", nil); err != nil {
+				return err
+			}
+			if _, err := f.s.CountSiblings(ctx, f.db, tree, "t1", &root, "n01"); err != nil {
+				return err
+			}
+			if _, err := f.s.Siblings(ctx, f.db, tree, "t1", &root); err != nil {
+				return err
+			}
+			_, err := f.s.HasChildren(ctx, f.db, tree, "t1", root)
+			return err
+		}},
+		{"a tree's subtree", func(ctx context.Context) error {
+			_, err := f.s.Subtree(ctx, f.db, tree, "t1", "n03", 10)
+			return err
 		}},
 		{"the change log's reads", func(ctx context.Context) error {
 			if _, err := f.s.NextChanges(ctx, &store.ChangeCursor{}, 10); err != nil {

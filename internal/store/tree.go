@@ -75,25 +75,26 @@ func (s *Store) LockOrder(ctx context.Context, db bun.IDB, c *collections.Collec
 
 // siblingScope is the condition selecting the siblings under parent (nil:
 // the roots) in a tree, or every record of the team in a sortable
-// collection.
-func siblingScope(c *collections.Collection, teamID string, parent *string) (string, []any) {
+// collection. Its arguments are hidden from SQLite's planner (hiddenArg).
+func (s *Store) siblingScope(c *collections.Collection, teamID string, parent *string) (string, []any) {
+	team := `"team_id" = ` + s.hiddenArg()
 	if !c.IsTree() {
-		return `"team_id" = ?`, []any{teamID}
+		return team, []any{teamID}
 	}
 	col := managedColumn(c, collections.ManagedParent)
 	if parent == nil {
-		return `"team_id" = ? AND ` + col + " IS NULL", []any{teamID}
+		return team + " AND " + col + " IS NULL", []any{teamID}
 	}
-	return `"team_id" = ? AND ` + col + " = ?", []any{teamID, *parent}
+	return team + " AND " + col + " = " + s.hiddenArg(), []any{teamID, *parent}
 }
 
 // NextOrder is the order a new last sibling under parent gets.
 func (s *Store) NextOrder(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string) (int, error) {
-	where, args := siblingScope(c, teamID, parent)
+	where, args := s.siblingScope(c, teamID, parent)
 	order := managedColumn(c, collections.ManagedOrder)
 	var next float64
 	q := "SELECT COALESCE(MAX(" + order + "), -1) + 1 FROM " + quote(c.Table()) + " WHERE " + where
-	if err := db.QueryRowContext(ctx, q, args...).Scan(&next); err != nil {
+	if err := s.queryRow(ctx, db, q, args...).Scan(&next); err != nil {
 		return 0, fmt.Errorf("store: next order in %s: %w", c.Table(), err)
 	}
 	return int(next), nil
@@ -101,10 +102,10 @@ func (s *Store) NextOrder(ctx context.Context, db bun.IDB, c *collections.Collec
 
 // CountSiblings counts the siblings under parent, leaving out exceptID.
 func (s *Store) CountSiblings(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string, exceptID string) (int, error) {
-	where, args := siblingScope(c, teamID, parent)
+	where, args := s.siblingScope(c, teamID, parent)
 	var n int
 	q := "SELECT count(*) FROM " + quote(c.Table()) + " WHERE " + where + ` AND "id" <> ?`
-	if err := db.QueryRowContext(ctx, q, append(args, exceptID)...).Scan(&n); err != nil {
+	if err := s.queryRow(ctx, db, q, append(args, exceptID)...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("store: count siblings in %s: %w", c.Table(), err)
 	}
 	return n, nil
@@ -120,7 +121,7 @@ func siblingOrder(c *collections.Collection) string {
 // Siblings returns the siblings under parent (every record of the team in
 // a sortable collection) in their order.
 func (s *Store) Siblings(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string) ([]Record, error) {
-	where, args := siblingScope(c, teamID, parent)
+	where, args := s.siblingScope(c, teamID, parent)
 	q := "SELECT " + s.selectList(c) + " FROM " + quote(c.Table()) + " WHERE " + where + " ORDER BY " + siblingOrder(c)
 	recs, err := s.scanRecords(ctx, db, c, q, args...)
 	if err != nil {
@@ -134,10 +135,10 @@ func (s *Store) Siblings(ctx context.Context, db bun.IDB, c *collections.Collect
 
 // HasChildren reports whether record id has children.
 func (s *Store) HasChildren(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (bool, error) {
-	where, args := siblingScope(c, teamID, &id)
+	where, args := s.siblingScope(c, teamID, &id)
 	var n int
 	q := "SELECT count(*) FROM (SELECT 1 FROM " + quote(c.Table()) + " WHERE " + where + " LIMIT 1) AS children"
-	if err := db.QueryRowContext(ctx, q, args...).Scan(&n); err != nil {
+	if err := s.queryRow(ctx, db, q, args...).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: look up children in %s: %w", c.Table(), err)
 	}
 	return n > 0, nil
@@ -148,7 +149,7 @@ func (s *Store) HasChildren(ctx context.Context, db bun.IDB, c *collections.Coll
 // one UPDATE that writes only the rows whose order changes. A record
 // given a fractional order first (k - 0.5) lands at position k.
 func (s *Store) Renumber(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, parent *string, exceptID string) error {
-	where, args := siblingScope(c, teamID, parent)
+	where, args := s.siblingScope(c, teamID, parent)
 	if exceptID != "" {
 		where += ` AND "id" <> ?`
 		args = append(args, exceptID)
