@@ -1521,7 +1521,22 @@
 //     kit's server was busy 85% to 87% of the time (the rest checkpoint
 //     syncs holding its one P, "SQLite's checkpoints and the baseline"),
 //     the baseline's 73% to 77%: a kit busy all the time would still
-//     delete at about 0.87x. Nothing was changed.
+//     delete at about 0.87x. Nothing was changed. Its tail, from a
+//     temporary trace of the write queue's groups (20e58f9, --workloads
+//     delete --duration 4s --rounds 2, kit 0.76x, p99 1.55x; 9,598
+//     groups of 5.5 writes on average): a group took 185 us at the median
+//     and 3.9 ms at p99; the search index's flush, once every 95 groups
+//     or so (256 deletes), about 3 ms (the tombstones), but 9 flushes took
+//     14 to 28 ms (FTS5 merging a half-deleted segment, with a budget of
+//     64 pages per level for every 64 deletes since the last flush) and
+//     4 more, in groups of 20 to 28 writes, 80 to 150 ms. All 32
+//     connections wait behind such a flush, about 1% of the requests:
+//     kit's p99 (22.6 ms against the baseline's 14.6). Bounding the merge
+//     per flush (FTS5's 'merge' command with automerge off, or deletes
+//     flushed in smaller batches apart from inserts, re-inserting reused
+//     rowids as the full flush does) would spread that work; not tried:
+//     it changes how the index and its log stay consistent, and the
+//     deletes' req/s would not move.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
