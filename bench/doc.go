@@ -1532,10 +1532,14 @@
 //     4 more, in groups of 20 to 28 writes, 80 to 150 ms. All 32
 //     connections wait behind such a flush, about 1% of the requests:
 //     kit's p99 (22.6 ms against the baseline's 14.6). Bounding the merge
-//     per flush (FTS5's 'merge' command with automerge off, or deletes
-//     flushed in smaller batches apart from inserts, re-inserting reused
-//     rowids as the full flush does) would spread that work; not tried:
-//     it changes how the index and its log stay consistent, and the
+//     per flush with FTS5's 'merge' command (256 pages after every flush,
+//     automerge off; two alternating pairs of --workloads delete,create
+//     --duration 4s --rounds 2, kit's own figures): delete p99 23.9 and
+//     23.0 ms to 22.3 and 22.1 ms, req/s 6,466 and 6,477 to 6,693 and
+//     6,575, but create p99 10.2 and 10.9 ms to 14.6 and 13.3 ms; not
+//     kept. Deletes flushed in smaller batches apart from inserts
+//     (re-inserting reused rowids as the full flush does): not tried, it
+//     changes how the index and its log stay consistent, and the
 //     deletes' req/s would not move.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
