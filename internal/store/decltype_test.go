@@ -2,47 +2,10 @@ package store_test
 
 import (
 	"context"
-	"slices"
-	"sync"
 	"testing"
 
-	"github.com/uptrace/bun"
-
-	"github.com/collectionkit/kit/internal/sqlexec"
 	"github.com/collectionkit/kit/internal/testdb"
 )
-
-// statementLog is a query hook (Store.SetQueryHook) that keeps the
-// statements a Store runs: their text and arguments as the driver gets
-// them, and whether their context was marked sqlexec.Bounded.
-type statementLog struct {
-	mu    sync.Mutex
-	stmts []loggedStatement
-}
-
-type loggedStatement struct {
-	query   string
-	args    []any
-	bounded bool
-}
-
-func (l *statementLog) BeforeQuery(ctx context.Context, ev *bun.QueryEvent) context.Context {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.stmts = append(l.stmts, loggedStatement{ev.Query, slices.Clone(ev.QueryArgs), sqlexec.IsBounded(ctx)})
-	return ctx
-}
-
-func (l *statementLog) AfterQuery(context.Context, *bun.QueryEvent) {}
-
-// take returns the statements since the last call and forgets them.
-func (l *statementLog) take() []loggedStatement {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := l.stmts
-	l.stmts = nil
-	return s
-}
 
 // TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp runs every kind of
 // record read on SQLite, runs each statement that returned records again
@@ -52,7 +15,7 @@ func (l *statementLog) take() []loggedStatement {
 // the columns as expressions so that there is none to look up.
 func TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp(t *testing.T) {
 	f := newFixture(t, testdb.EngineSQLite)
-	log := &statementLog{}
+	log := &queryLog{}
 	f.s.SetQueryHook(log)
 	seedPlanRows(t, f, 40)
 	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
@@ -100,9 +63,9 @@ func TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp(t *testing.T) {
 			}
 			checked := 0
 			for _, st := range log.take() {
-				rows, err := f.db.DB.QueryContext(t.Context(), st.query, st.args...)
+				rows, err := f.db.DB.QueryContext(t.Context(), st.sql, st.args...)
 				if err != nil {
-					t.Fatalf("%s: %v", st.query, err)
+					t.Fatalf("%s: %v", st.sql, err)
 				}
 				types, err := rows.ColumnTypes()
 				rows.Close()
@@ -115,7 +78,7 @@ func TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp(t *testing.T) {
 				checked++
 				for _, ct := range types {
 					if got := ct.DatabaseTypeName(); got != "" {
-						t.Errorf("column %s of %s: got declared type %q, want none", ct.Name(), st.query, got)
+						t.Errorf("column %s of %s: got declared type %q, want none", ct.Name(), st.sql, got)
 					}
 				}
 			}

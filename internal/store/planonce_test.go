@@ -178,7 +178,7 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 	if err := store.CreateChangesTable(ctx, f.db); err != nil {
 		t.Fatal(err)
 	}
-	log := &statementLog{}
+	log := &queryLog{}
 	f.s.SetQueryHook(log)
 	f.s.SetRareCandidates(5)
 	seedPlanRows(t, f, 40)
@@ -297,7 +297,7 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 				reads := 0
 				seen := map[string]bool{}
 				for _, st := range log.take() {
-					q := strings.TrimSpace(st.query)
+					q := strings.TrimSpace(st.sql)
 					if seen[q] || !(strings.HasPrefix(q, "SELECT") || strings.HasPrefix(q, "WITH")) || strings.Contains(q, "RETURNING") {
 						continue
 					}

@@ -406,7 +406,7 @@ func TestASearchAmongIDsFindsTheNamedMatches(t *testing.T) {
 // and every statement of the plain list (sqlexec.Bounded).
 func TestWhichSearchStatementsWatchTheirContext(t *testing.T) {
 	f := newFixture(t, testdb.EngineSQLite)
-	log := &statementLog{}
+	log := &queryLog{}
 	f.s.SetQueryHook(log)
 	f.s.SetRareCandidates(5)
 	seedPlanRows(t, f, 100)

@@ -15,31 +15,42 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/sqlexec"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
-// queryLog keeps the SQL the store ran with its driver arguments, for
-// EXPLAIN: it is the store's query hook (SetQueryHook).
+// queryLog is a query hook (Store.SetQueryHook) that keeps the statements
+// a Store runs: their text and arguments as the driver gets them (for
+// EXPLAIN or to run them again), and whether their context was marked
+// sqlexec.Bounded.
 type queryLog struct {
 	mu      sync.Mutex
 	queries []loggedQuery
 }
 
 type loggedQuery struct {
-	sql  string
-	args []any
+	sql     string
+	args    []any
+	bounded bool
 }
 
-func (l *queryLog) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
-func (l *queryLog) AfterQuery(_ context.Context, e *bun.QueryEvent) {
-	l.add(e.Query, e.QueryArgs)
-}
-
-func (l *queryLog) add(q string, args []any) {
+func (l *queryLog) BeforeQuery(ctx context.Context, e *bun.QueryEvent) context.Context {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.queries = append(l.queries, loggedQuery{q, args})
+	l.queries = append(l.queries, loggedQuery{e.Query, slices.Clone(e.QueryArgs), sqlexec.IsBounded(ctx)})
+	return ctx
+}
+
+func (l *queryLog) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// take returns the statements since the last call and forgets them.
+func (l *queryLog) take() []loggedQuery {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	q := l.queries
+	l.queries = nil
+	return q
 }
 
 func (l *queryLog) last() loggedQuery {
@@ -250,7 +261,7 @@ func TestTreeQueriesUseTheTeamFirstIndexes(t *testing.T) {
 		for name, q := range map[string]loggedQuery{"subtree read": read, "subtree move": move} {
 			plan := explain(t, ts.db, e, q.sql, q.args...)
 			if !strings.Contains(plan, "ix_docs_folders_tree_path") {
-				t.Errorf("%s: plan\n%s\nwant it to use ix_docs_folders_tree_path (query %s)", name, plan, q)
+				t.Errorf("%s: plan\n%s\nwant it to use ix_docs_folders_tree_path (query %s %v)", name, plan, q.sql, q.args)
 			}
 		}
 	})
