@@ -1541,6 +1541,60 @@
 //     (re-inserting reused rowids as the full flush does): not tried, it
 //     changes how the index and its log stay consistent, and the
 //     deletes' req/s would not move.
+//   - The search index's share of a delete, apart from kit (2026-11-27,
+//     8021d71's schema in a program of its own, not committed: 20,000
+//     rows of the harness's shape indexed in flushes of 256, deleted in
+//     random order in transactions of 5 with a flush every 256 deletes,
+//     SQLite file, WAL, no checkpoint during the run). Per delete: 25.4 us
+//     without index or change log, 32.9 us with the log's trigger, 60 to
+//     64 us with the index; of the index's 30 us, its flush (the
+//     tombstones) 8.7 us and FTS5's merges of half-deleted segments,
+//     which run at the commit, 18 us. With deletemerge 75 instead of 50 a
+//     delete took 49.5 us, 38.9 us against 46.9 us when 80% of the rows
+//     were deleted; deletemerge 90, 32.6 us there, but twenty rounds of
+//     five one-trigram searches took 36.1 ms against 4.3 ms (50) and 4.1
+//     ms (75): its segments, not merged yet, still held the entries of
+//     every deleted row, each checked against the tombstones; without
+//     deletemerge the index kept 3.3 MB after the last row was deleted,
+//     against 77 KB. In kit the merges weigh less (a delete costs it about
+//     150 us): four alternating pairs of --workloads delete --duration 4s
+//     --rounds 2, kit 6,234, 6,281, 6,162 and 5,969 req/s at 50 against
+//     6,330, 6,119, 6,323 and 6,169 at 75 (1% more, inside the noise);
+//     two with 90: 6,977 and 7,249 against 6,513 and 6,302, at the search
+//     cost above. Not changed. FTS5's delete markers instead of
+//     tombstones (a contentless table without contentless_delete, the
+//     trigger logging the old values and the flush applying the 'delete'
+//     command with them): flushes 296 and 291 ms against 185 and 169 ms,
+//     deletes 89 and 86 us against 73 and 72: worse, and not tried in kit.
+//     Deletes flushed every 64 instead of 256 (FTS5's merge budget is the
+//     number of deletes flushed, in units of 64 pages per level, so each
+//     merge step is smaller): 65.6 and 65.1 us a delete against 59.3 and
+//     56.2, the slowest commit 78 ms against 135 ms, but one commit in a
+//     thousand 36 ms against 31: no shorter tail, and not tried in kit.
+//   - PostgreSQL's filter-writes at the line (2026-11-27, 8021d71, a host
+//     on which the baseline's SQLite got 12,918 get req/s): 0.89x in the
+//     full table, 0.96x, 0.87x and 0.89x in three runs of --workloads
+//     filter-writes --duration 4s --rounds 2, p99 1.08x to 1.31x. Read with
+//     pg_stat_statements over one more run: the database was the
+//     bottleneck of both servers (150% to 160% of its two cores); kit
+//     counted for about a quarter of its requests (1,535 counts: each
+//     update makes the team's remembered totals count again), the
+//     baseline for every list, but each of kit's counts cost more, in
+//     mean time under the load: price >= 55 ms against 30 ms, price <=
+//     and stock >= 58 ms against 12 ms, stock < 0.82 ms against 0.45 ms.
+//     Two reasons. kit's rows are 42% wider (602 bytes against 425: the
+//     sort keys of title, sku and description, the last a folded copy of
+//     the description), so a scan reads 1,691 pages against 1,206. And a
+//     number field is DOUBLE PRECISION, whose B-tree entries PostgreSQL
+//     does not deduplicate (float8 is not deduplication-safe: 0 and -0 are
+//     equal), so kit's (team_id, stock) index takes 2,000 kB against 288
+//     kB for the baseline's INTEGER stock, and the planner, costing a
+//     bitmap scan of it above a scan of the table, scans the table for
+//     the combined filter: 10.7 ms alone, against 4.4 ms for the bitmap
+//     scan with enable_seqscan off (the baseline's plan, 4.4 ms). Not
+//     changed: whole numbers stored as integers (a number option, or a
+//     decimal of scale 0 as BIGINT) and shorter sort keys change the
+//     tables' shape and need migrations.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
