@@ -1542,13 +1542,14 @@
 //     changes how the index and its log stay consistent, and the
 //     deletes' req/s would not move.
 //   - The search index's share of a delete, apart from kit (2026-11-27,
-//     8021d71's schema in a program of its own, not committed: 20,000
-//     rows of the harness's shape indexed in flushes of 256, deleted in
-//     random order in transactions of 5 with a flush every 256 deletes,
-//     SQLite file, WAL, no checkpoint during the run). Per delete: 25.4 us
-//     without index or change log, 32.9 us with the log's trigger, 60 to
-//     64 us with the index; of the index's 30 us, its flush (the
-//     tombstones) 8.7 us and FTS5's merges of half-deleted segments,
+//     a program of its own, not committed: 8021d71's FTS5 table, change
+//     log and trigger on a table of the harness's text columns, 20,000
+//     rows of its lengths indexed in flushes of 256, deleted in random
+//     order in transactions of 5 with a flush every 256 deletes, SQLite
+//     file, WAL, no checkpoint during the run). Per delete: 25.4 us
+//     without index or change log, 32.9 us with the log's trigger, 56 to
+//     64 us with the index; of the index's 25 to 30 us, its flush (the
+//     tombstones) 8.5 us and FTS5's merges of half-deleted segments,
 //     which run at the commit, 18 us. With deletemerge 75 instead of 50 a
 //     delete took 49.5 us, 38.9 us against 46.9 us when 80% of the rows
 //     were deleted; deletemerge 90, 32.6 us there, but twenty rounds of
