@@ -2,6 +2,7 @@ package kit_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -73,17 +74,42 @@ func seedBenchTree(ctx context.Context, db *bun.DB, team string, nodes []benchNo
 	})
 }
 
+// treeFileKit opens kit with the tree test's definitions on a SQLite file
+// database of its own, closed when b ends.
+func treeFileKit(b *testing.B) *kit.Kit {
+	b.Helper()
+	k, err := kit.New(kit.Config{SQLitePath: filepath.Join(b.TempDir(), "bench.db"), Definitions: treeDefinitions()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { k.Close() })
+	return k
+}
+
+// BenchmarkCreateOrdered creates one record per op at the end of a
+// sortable collection (docs/tasks) on a SQLite file database: the next
+// order's read (NextOrder), the insert and the commit.
+func BenchmarkCreateOrdered(b *testing.B) {
+	ctx := context.Background()
+	tasks := treeFileKit(b).Records(tasksKey)
+	admin := kit.Actor{UserID: "bench", TeamID: "bench-team", Role: "admin"}
+	i := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		i++
+		if _, err := tasks.Create(ctx, admin, map[string]any{"title": fmt.Sprint("task ", i)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // BenchmarkMoveSubtree moves a subtree of 1,000 nodes back and forth
 // between two parents at different depths inside a 100,000-node tree, on
 // a SQLite file database: one Move (lock, checks, sibling renumbering,
 // one UPDATE rewriting 1,000 paths and depths, hooks) per op.
 func BenchmarkMoveSubtree(b *testing.B) {
 	ctx := context.Background()
-	k, err := kit.New(kit.Config{SQLitePath: filepath.Join(b.TempDir(), "bench.db"), Definitions: treeDefinitions()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer k.Close()
+	k := treeFileKit(b)
 	team := "bench-team"
 	filler := benchTree(99_000, 10, nil)   // 10 roots, depth up to 4
 	from, to := &filler[10], &filler[5000] // depth 1 and depth 3
