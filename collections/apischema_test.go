@@ -1,7 +1,11 @@
 package collections_test
 
 import (
+	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/collectionkit/kit/collections"
@@ -15,6 +19,7 @@ func TestRecordAndInputSchemas(t *testing.T) {
 			{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}},
 			{Name: "rate", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Required: true, Precision: 5, Scale: 2, Default: "1.00"}},
 			{Name: "openedAt", Type: collections.TypeDate},
+			{Name: "shelfCount", Type: collections.TypeNumber, Meta: collections.FieldMeta{Integer: true}},
 		},
 	}}, collections.LoadOptions{})
 	if err != nil {
@@ -38,6 +43,9 @@ func TestRecordAndInputSchemas(t *testing.T) {
 		{"a record's optional date may be null", slices.Contains(prop(record, "openedAt")["type"].([]any), "null"), true},
 		{"a create body requires the required fields without a default", create["required"], []any{"title"}},
 		{"a create body's decimal may be a string or a number", prop(create, "rate")["type"], []any{"string", "number"}},
+		{"a record's integer number is an integer", slices.Contains(prop(record, "shelfCount")["type"].([]any), "integer"), true},
+		{"a create body's integer number is an integer within 2^53", fmtAll(prop(create, "shelfCount")["type"], prop(create, "shelfCount")["minimum"], prop(create, "shelfCount")["maximum"]),
+			"[integer null] -9007199254740992 9007199254740992"},
 		{"a create body may name the tree parent", prop(create, "parentId")["x-refTarget"], "shopCategories"},
 		{"a create body holds no auto-generated field", prop(create, "id") == nil && prop(create, "createdAt") == nil, true},
 		{"a create body holds no computed tree field", prop(create, "path") == nil && prop(create, "depth") == nil && prop(create, "order") == nil, true},
@@ -52,6 +60,18 @@ func TestRecordAndInputSchemas(t *testing.T) {
 			}
 		})
 	}
+}
+
+// fmtAll formats vs separated by spaces, numbers as integers when whole.
+func fmtAll(vs ...any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprint(v)
+		if f, ok := v.(float64); ok && f == math.Trunc(f) {
+			parts[i] = strconv.FormatFloat(f, 'f', -1, 64)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 func equal(a, b any) bool {

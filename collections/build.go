@@ -270,6 +270,9 @@ func checkField(f *Field) []Finding {
 	} else if f.Meta.Precision != 0 || f.Meta.Scale != 0 {
 		add(SeverityError, "meta.precision and meta.scale apply only to decimal fields")
 	}
+	if f.Meta.Integer && f.Type != TypeNumber {
+		add(SeverityError, "meta.integer applies only to number fields")
+	}
 	if f.Type.IsStructured() && (f.Meta.Unique || f.Meta.Index) {
 		add(SeverityError, "meta.unique and meta.index do not apply to %s fields", f.Type)
 	}

@@ -30,6 +30,11 @@ type FieldMeta struct {
 	Unique bool `json:"unique,omitempty"`
 	// Index adds a (team, field) index for filters and sorts on the field.
 	Index bool `json:"index,omitempty"`
+	// Integer limits a number field to whole numbers of magnitude at most
+	// 2^53 (exact in a JavaScript number), stored as integers: BIGINT on
+	// PostgreSQL, INTEGER on SQLite. Filter values on the field must be
+	// whole numbers too.
+	Integer bool `json:"integer,omitempty"`
 	// Area places the field in a form area (runtime metadata for clients).
 	Area string `json:"area,omitempty"`
 	// DisplayAs is a display hint for clients (runtime metadata).

@@ -20,7 +20,7 @@
 // A field entry has a "type" (one of the eleven [FieldType] values:
 // string, text, number, decimal, boolean, date, json, repeater, array,
 // image, file), an optional "meta" object (required, label, default,
-// precision, scale, unique, index, area, displayAs) and, on string fields,
+// precision, scale, unique, index, integer, area, displayAs) and, on string fields,
 // an optional "refTarget" naming the collection it refers to:
 //
 //	{

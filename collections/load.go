@@ -255,6 +255,8 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			bad = json.Unmarshal(v, &m.Unique) != nil
 		case "index":
 			bad = json.Unmarshal(v, &m.Index) != nil
+		case "integer":
+			bad = json.Unmarshal(v, &m.Integer) != nil
 		case "label":
 			bad = json.Unmarshal(v, &m.Label) != nil
 		case "area":
@@ -290,7 +292,7 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			}
 			m.Default = x
 		default:
-			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, index, area, displayAs)", k))
+			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, index, integer, area, displayAs)", k))
 			continue
 		}
 		if bad {

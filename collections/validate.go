@@ -88,6 +88,11 @@ func fieldSchema(f *Field, use schemaUse) map[string]any {
 		}
 	case TypeNumber:
 		s["type"] = "number"
+		if f.Meta.Integer {
+			s["type"] = "integer"
+			s["minimum"] = -maxExactInteger
+			s["maximum"] = maxExactInteger
+		}
 	case TypeDecimal:
 		s["type"] = []any{"string", "number"}
 		if use == useAnswer {
@@ -400,6 +405,9 @@ func expectation(f *Field, e *jsonschema.ValidationError) string {
 	case TypeString, TypeText, TypeImage, TypeFile:
 		return "must be a string"
 	case TypeNumber:
+		if f.Meta.Integer {
+			return integerExpectation
+		}
 		return "must be a number"
 	case TypeDecimal:
 		return fmt.Sprintf("must be a decimal number like \"12.34\" (precision %d, scale %d)", f.Meta.Precision, f.Meta.Scale)

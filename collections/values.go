@@ -2,6 +2,7 @@ package collections
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -50,6 +51,15 @@ func NormalizeValue(f *Field, v any) (any, error) {
 		n, ok := toFloat(v)
 		if !ok {
 			return nil, fmt.Errorf("must be a number")
+		}
+		if f.Meta.Integer {
+			if n != math.Trunc(n) || math.Abs(n) > maxExactInteger {
+				return nil, errors.New(integerExpectation)
+			}
+			if n == 0 {
+				n = 0 // -0 is 0
+			}
+			return n, nil
 		}
 		return n, nil
 	case TypeDecimal:
@@ -336,6 +346,10 @@ func splitDecimal(s string) (neg bool, intPart, frac string, ok bool) {
 	}
 	return neg, intPart, frac, true
 }
+
+// integerExpectation is the public message for a value that an integer
+// number field refuses.
+const integerExpectation = "must be a whole number between -9007199254740992 and 9007199254740992 (2^53)"
 
 // maxExactInteger is 2^53: every integer of at most this magnitude has an
 // exact float64.

@@ -293,3 +293,45 @@ func TestNumbersAreStoredExactlyOrRefused(t *testing.T) {
 		})
 	}
 }
+
+func TestIntegerNumbersTakeWholeNumbersWithinTwoToThe53(t *testing.T) {
+	stock := &Field{Name: "stock", Type: TypeNumber, Meta: FieldMeta{Integer: true}}
+	tests := []struct {
+		name string
+		in   any
+		want any // nil: refused
+	}{
+		{"a JSON integer is kept", json.Number("42"), 42.0},
+		{"a JSON number with a zero fraction is whole", json.Number("42.0"), 42.0},
+		{"a JSON exponent that is whole is kept", json.Number("1e3"), 1000.0},
+		{"a Go int is kept", -7, -7.0},
+		{"a whole float64 is kept", 3.0, 3.0},
+		{"2^53 is kept", json.Number("9007199254740992"), 9007199254740992.0},
+		{"-2^53 is kept", json.Number("-9007199254740992"), -9007199254740992.0},
+		{"a fraction is refused", json.Number("0.5"), nil},
+		{"a fractional float64 is refused", 2.25, nil},
+		{"a whole number past 2^53 written as an exponent is refused", json.Number("1e300"), nil},
+		{"a JSON integer past 2^53 is refused", json.Number("9007199254740993"), nil},
+		{"a string is refused", "5", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := NormalizeValue(stock, tc.in)
+			if tc.want == nil {
+				if err == nil {
+					t.Fatalf("NormalizeValue(integer, %v): got %v, want an error", tc.in, got)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Errorf("NormalizeValue(integer, %v): got %v, %v, want %v", tc.in, got, err, tc.want)
+			}
+		})
+	}
+	t.Run("negative zero is stored as zero", func(t *testing.T) {
+		got, err := NormalizeValue(stock, math.Copysign(0, -1))
+		if f, ok := got.(float64); err != nil || !ok || math.Signbit(f) {
+			t.Errorf("NormalizeValue(integer, -0): got %v, %v, want 0", got, err)
+		}
+	})
+}

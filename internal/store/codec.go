@@ -21,7 +21,12 @@ func columnType(d dialect.Name, a *collections.Attribute) string {
 	pg := d == dialect.PG
 	switch a.Type {
 	case collections.TypeNumber:
-		if pg {
+		switch {
+		case a.Field != nil && a.Field.Meta.Integer && pg:
+			return "BIGINT"
+		case a.Field != nil && a.Field.Meta.Integer:
+			return "INTEGER"
+		case pg:
 			return "DOUBLE PRECISION"
 		}
 		return "REAL"
@@ -61,6 +66,11 @@ func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 	}
 	pg := d == dialect.PG
 	switch a.Type {
+	case collections.TypeNumber:
+		if f, ok := v.(float64); ok && a.Field != nil && a.Field.Meta.Integer {
+			// Whole and within 2^53 (collections.NormalizeValue).
+			return int64(f), nil
+		}
 	case collections.TypeDecimal:
 		s, ok := v.(string)
 		if !ok {

@@ -103,8 +103,14 @@ func typeLabel(a *collections.Attribute) string {
 	if a.Type == collections.TypeDecimal {
 		return fmt.Sprintf("decimal(%d,%d)", a.Field.Meta.Precision, a.Field.Meta.Scale)
 	}
+	if a.Type == collections.TypeNumber && a.Field != nil && a.Field.Meta.Integer {
+		return integerLabel
+	}
 	return string(a.Type)
 }
+
+// integerLabel is the type label of a number field with meta.integer.
+const integerLabel = "integer"
 
 func definitionOf(c *collections.Collection) tableDef {
 	td := tableDef{Table: c.Table()}
@@ -430,6 +436,15 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 		if ok && (old.Type == label || old.Type == "unknown") {
 			continue
 		}
+		if ok && isNumberLabel(old.Type) && isNumberLabel(label) {
+			converted, err := s.retypeNumber(ctx, tx, c, a, label)
+			if err != nil {
+				return nil, err
+			}
+			if converted {
+				continue
+			}
+		}
 		if ok {
 			if !opts.Destructive {
 				return nil, &DriftError{Collection: c.Key(), Field: a.Name, OldType: old.Type, NewType: label}
@@ -457,6 +472,51 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 		}
 	}
 	return fks, nil
+}
+
+// isNumberLabel reports whether a column type label is a number's, with or
+// without meta.integer.
+func isNumberLabel(label string) bool {
+	return label == string(collections.TypeNumber) || label == integerLabel
+}
+
+// retypeNumber converts a's column in place between number and integer
+// (label, the new type), keeping its data: a whole number within 2^53 is
+// exact either way. It reports false, having changed nothing, when the
+// column holds a value that an integer field cannot take (a fraction, or a
+// magnitude past 2^53); sync then treats the change as drift. On SQLite the
+// column keeps its declared type (SQLite cannot change it in place) and
+// its values as they are stored, which kit reads either way; on PostgreSQL
+// it becomes BIGINT or DOUBLE PRECISION, its indexes rebuilt with it.
+func (s *Store) retypeNumber(ctx context.Context, tx bun.Tx, c *collections.Collection, a *collections.Attribute, label string) (bool, error) {
+	table, col := quote(c.Table()), quote(a.Column)
+	if label == integerLabel {
+		var n int
+		q := fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s IS NOT NULL AND (%s <> trunc(%s) OR abs(%s) > %d)`, table, col, col, col, col, int64(1<<53))
+		if s.dialect != dialect.PG {
+			// trunc() is one of SQLite's optional math functions; a value
+			// equal to its INTEGER cast is whole (and one past int64's range
+			// is not).
+			q = fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s IS NOT NULL AND (%s <> CAST(%s AS INTEGER) OR abs(%s) > %d)`, table, col, col, col, col, int64(1<<53))
+		}
+		if err := s.queryRowOnce(ctx, tx, q).Scan(&n); err != nil {
+			return false, fmt.Errorf("store: check %s.%s for whole numbers: %w", c.Table(), a.Column, err)
+		}
+		if n > 0 {
+			return false, nil
+		}
+	}
+	if s.dialect != dialect.PG {
+		return true, nil
+	}
+	q := fmt.Sprintf(`ALTER TABLE %s ALTER COLUMN %s TYPE DOUBLE PRECISION`, table, col)
+	if label == integerLabel {
+		q = fmt.Sprintf(`ALTER TABLE %s ALTER COLUMN %s TYPE BIGINT USING %s::bigint`, table, col, col)
+	}
+	if _, err := s.execOnce(ctx, tx, q); err != nil {
+		return false, fmt.Errorf("store: change the type of %s.%s: %w", c.Table(), a.Column, err)
+	}
+	return true, nil
 }
 
 func (s *Store) dropColumn(ctx context.Context, tx bun.Tx, table, column string, have tableDef) error {
