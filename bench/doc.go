@@ -10,13 +10,13 @@
 // # What it measures
 //
 // One collection, products in layer shop (title required, sku unique,
-// description, price decimal(10,2), stock number indexed, isActive),
-// fetched restfully. The loaded team acme holds --rows products and team
-// globex a tenth as many, so every query has to be team-scoped. Titles
-// and descriptions come from a seeded pseudo-word generator; the search
-// terms are marker words put into a planned share of the rows (0.1%, 0.5%,
-// 2%, 10%, 50%, 95%, none) plus two ordinary words, and the report prints
-// the exact share each one hits.
+// description, price decimal(10,2), stock number indexed and integer,
+// isActive), fetched restfully. The loaded team acme holds --rows
+// products and team globex a tenth as many, so every query has to be
+// team-scoped. Titles and descriptions come from a seeded pseudo-word
+// generator; the search terms are marker words put into a planned share
+// of the rows (0.1%, 0.5%, 2%, 10%, 50%, 95%, none) plus two ordinary
+// words, and the report prints the exact share each one hits.
 //
 // Two servers answer the same routes with the same JSON shapes:
 //
@@ -45,7 +45,8 @@
 //     of a Go + SQLite stack: idiomatic, not pessimized, not heroic. The
 //     shape differences are those a hand-written table would have: on
 //     SQLite the price is integer cents (kit: an order-preserving decimal
-//     text) and the stock an integer (kit: REAL).
+//     text). The stock is an integer in both (kit: a number field with
+//     meta.integer, BIGINT on PostgreSQL, INTEGER on SQLite).
 //
 // Both are seeded with identical rows before anything is timed: kit
 // through its Go record API (so each row is exactly what kit writes), the
@@ -1602,6 +1603,23 @@
 //     specification does not have, or a decimal of scale 0 as BIGINT)
 //     and shorter or fewer sort keys change the tables' shape and the
 //     schema's meaning, and need migrations.
+//   - The harness's stock as an integer field (2026-11-27, meta.integer,
+//     4da7135; the baseline's stock was INTEGER all along). kit's
+//     (team_id, stock) index on PostgreSQL went from 2,000 kB to 384 kB
+//     (the baseline's 288 kB; kit's team ids are longer), and the
+//     combined filter's count is a bitmap scan of it (10.3 ms alone,
+//     EXPLAIN ANALYZE). On a host noisier than the one above (the
+//     baseline's filter-writes 278 to 556 req/s from run to run), three
+//     alternating pairs of --db ... --workloads filter,filter-writes (the
+//     third filter-writes only) --duration 4s --rounds 2: kit's
+//     filter-writes 441, 364 and 472 req/s before, 470, 536 and 593
+//     after (kit/raw 1.15x, 1.31x and 1.11x before, 1.21x, 1.52x and
+//     1.07x after); filter 977 and 720 against 1,110 and 1,078. SQLite,
+//     two alternating pairs of --workloads
+//     filter,filter-writes,create,update,delete: within the noise (kit's
+//     filter-writes 617 and 787 req/s before, 440 and 653 after, the 440
+//     in a run with 29% of a core used by other processes; delete 1.15x
+//     and 1.06x before, 0.93x and 1.12x after).
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof

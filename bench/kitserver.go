@@ -27,7 +27,7 @@ func productsDefinition() collections.Definition {
 			{Name: "sku", Type: collections.TypeString, Meta: collections.FieldMeta{Unique: true}},
 			{Name: "description", Type: collections.TypeText},
 			{Name: "price", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 2}},
-			{Name: "stock", Type: collections.TypeNumber, Meta: collections.FieldMeta{Index: true}},
+			{Name: "stock", Type: collections.TypeNumber, Meta: collections.FieldMeta{Index: true, Integer: true}},
 			{Name: "isActive", Type: collections.TypeBoolean},
 		},
 		Config: &collections.Config{FetchStrategy: "restful"},
