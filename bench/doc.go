@@ -1620,6 +1620,19 @@
 //     filter-writes 617 and 787 req/s before, 440 and 653 after, the 440
 //     in a run with 29% of a core used by other processes; delete 1.15x
 //     and 1.06x before, 0.93x and 1.12x after).
+//   - SQLite's deletes on a slower host (2026-11-27, 1a75b12, a host on
+//     which the baseline got 6,208 get req/s, half of 8021d71's host).
+//     The full table: delete 1.08x (p99 0.37x); five runs of --workloads
+//     delete --duration 4s --rounds 2: 1.22x, 1.10x, 1.11x, 1.12x and
+//     1.22x (p99 0.37x to 0.52x). A run with --rounds 1 --cpuprofile
+//     (1.18x): kit 3.91 s of CPU for 10,426 deletes, 375 us each, the
+//     baseline 3.53 s for 8,812, 401 us. System calls took 137 us of
+//     kit's delete and 211 us of the baseline's (pwrite 73 against 52
+//     us, fsync 21 against 50 us), and kit's search index flushes 69 us
+//     (FTS5 writing its segments 35 us). Against the faster host's
+//     profile (above), the baseline's pwrite cost a delete 3.7 times as
+//     much and its fsync 8 times: where system calls are dear, kit's
+//     fewer commits per delete save more than its index adds.
 //
 // --out FILE writes the report to FILE as well; --cpuprofile DIR writes a
 // CPU profile of every server child to DIR/<server>-<workload>-<round>.pprof
