@@ -100,10 +100,10 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 			t.Fatalf("list: got %d, want 200: %s", r.Status, r.Body)
 		}
 		var page struct {
-			Items []map[string]any `json:"items"`
+			Items []kit.Record `json:"items"`
 		}
 		decodeJSON(t, r.Body, &page)
-		if got, want := fieldValues(toRecords(page.Items), "stock"), []any{-4.0, 3.0, 7.0}; !slices.Equal(got, want) {
+		if got, want := fieldValues(page.Items, "stock"), []any{-4.0, 3.0, 7.0}; !slices.Equal(got, want) {
 			t.Errorf("stock of the page: got %v, want %v", got, want)
 		}
 		if !strings.Contains(r.Body, `"stock":-4,`) || strings.Contains(r.Body, `"stock":-4.0`) {
@@ -113,15 +113,6 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 			t.Errorf("update with a whole 8.0: got %d %s, want 200 and stock 8", r.Status, r.Body)
 		}
 	})
-}
-
-// toRecords converts decoded JSON objects to records.
-func toRecords(items []map[string]any) []kit.Record {
-	out := make([]kit.Record, len(items))
-	for i, it := range items {
-		out[i] = it
-	}
-	return out
 }
 
 // TestIntegerNumbersSync checks that turning meta.integer on or off keeps a
