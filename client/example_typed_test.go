@@ -31,7 +31,7 @@ func ExampleTyped_generatedTypes() {
 		log.Fatal(err)
 	}
 	products := client.Typed[kittypes.Product](c.Team("acme").Collection(kittypes.ShopProductsKey))
-	stock := 4.0
+	stock := int64(4)
 	for _, in := range []kittypes.ProductInput{{Title: "Lamp", Price: "19.9", Stock: &stock}, {Title: "Desk", Price: "120"}} {
 		if _, err := products.Create(ctx, in); err != nil {
 			log.Fatal(err)

@@ -180,6 +180,8 @@ func goType(f field, optional bool) string {
 		t = "float64"
 	case kindInteger:
 		t = "int"
+	case kindWhole:
+		t = "int64"
 	case kindDecimal:
 		t = "Decimal"
 	case kindBoolean:

@@ -17,6 +17,7 @@ const (
 	kindString   kind = iota // a JSON string (string, text, image, file, ids)
 	kindNumber               // a JSON number (number)
 	kindInteger              // a JSON integer (a tree's depth, order)
+	kindWhole                // a JSON integer within 2^53 (a number field with meta.integer)
 	kindDecimal              // a decimal: a string in canonical form on the wire
 	kindBoolean              // true or false
 	kindDate                 // an RFC 3339 UTC string
@@ -126,6 +127,8 @@ func fieldFromSchema(a *collections.Attribute, s map[string]any, required bool) 
 		f.kind = kindDecimal
 	case s["format"] == "date-time":
 		f.kind = kindDate
+	case types["integer"] && a.Field != nil && a.Field.Meta.Integer:
+		f.kind = kindWhole
 	case types["integer"]:
 		f.kind = kindInteger
 	case types["number"]:

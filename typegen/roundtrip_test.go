@@ -37,7 +37,7 @@ func TestRecordsOfARealServerRoundTripThroughTheGeneratedGoTypes(t *testing.T) {
 		}
 
 		released := time.Date(2026, 3, 1, 9, 30, 15, 123456000, time.UTC)
-		stock, active, desc := 7.0, false, "A desk lamp"
+		stock, active, desc := int64(7), false, "A desk lamp"
 		in := kittypes.ProductInput{
 			Title:       "Lamp",
 			Description: &desc,
@@ -60,7 +60,7 @@ func TestRecordsOfARealServerRoundTripThroughTheGeneratedGoTypes(t *testing.T) {
 			got, want any
 		}{
 			{"price (canonical at scale 2)", created.Price, kittypes.Decimal("19.90")},
-			{"stock", *created.Stock, 7.0},
+			{"stock", *created.Stock, int64(7)},
 			{"isActive", *created.IsActive, false},
 			{"releasedAt", created.ReleasedAt.Equal(released), true},
 			{"categoryId", *created.CategoryID, category.ID},

@@ -214,7 +214,7 @@ func tsType(f field, nullable bool) string {
 
 func tsValueType(k kind) string {
 	switch k {
-	case kindNumber, kindInteger:
+	case kindNumber, kindInteger, kindWhole:
 		return "number"
 	case kindDecimal:
 		return "Decimal"
@@ -240,7 +240,7 @@ var tsFilters = []struct {
 	typ   collections.FieldType
 }{
 	{"FilterText", []kind{kindString}, collections.TypeString},
-	{"FilterNumber", []kind{kindNumber, kindInteger}, collections.TypeNumber},
+	{"FilterNumber", []kind{kindNumber, kindInteger, kindWhole}, collections.TypeNumber},
 	{"FilterDecimal", []kind{kindDecimal}, collections.TypeDecimal},
 	{"FilterDate", []kind{kindDate}, collections.TypeDate},
 	{"FilterBoolean", []kind{kindBoolean}, collections.TypeBoolean},

@@ -225,7 +225,7 @@ type Product struct {
 	// Label "Price". Precision 10, scale 2. Default "0.00".
 	Price Decimal `json:"price"`
 	// Label "Stock". Default 0.
-	Stock *float64 `json:"stock"`
+	Stock *int64 `json:"stock"`
 	// Label "Active". Default true.
 	IsActive *bool `json:"isActive"`
 	// Label "Released".
@@ -266,7 +266,7 @@ type ProductInput struct {
 	// Label "Price". Precision 10, scale 2. Default "0.00".
 	Price Decimal `json:"price"`
 	// Label "Stock". Default 0.
-	Stock *float64 `json:"stock,omitempty"`
+	Stock *int64 `json:"stock,omitempty"`
 	// Label "Active". Default true.
 	IsActive *bool `json:"isActive,omitempty"`
 	// Label "Released".

@@ -146,7 +146,7 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "sku" TEXT COLLATE "C",
   "description" TEXT COLLATE "C",
   "price" NUMERIC(10,2),
-  "stock" DOUBLE PRECISION,
+  "stock" BIGINT,
   "is_active" BOOLEAN,
   "released_at" TIMESTAMPTZ,
   "tags" JSONB,

@@ -124,7 +124,7 @@ CREATE TABLE IF NOT EXISTS "shop_products" (
   "sku" TEXT,
   "description" TEXT,
   "price" TEXT,
-  "stock" REAL,
+  "stock" INTEGER,
   "is_active" INTEGER,
   "released_at" TEXT,
   "tags" TEXT CHECK ("tags" IS NULL OR json_valid("tags")),
