@@ -6,13 +6,14 @@ import { asKitError, useKit } from './context'
 /** The parts of a collection's JSON Schema (GET /api/kit/collections/{key}/schema) a form reads. */
 interface CollectionSchema {
   required?: string[]
-  properties?: Record<string, { default?: unknown; 'x-precision'?: number; 'x-scale'?: number; 'x-refTarget'?: string }>
+  properties?: Record<string, { type?: string | string[]; default?: unknown; 'x-precision'?: number; 'x-scale'?: number; 'x-refTarget'?: string }>
 }
 
 /**
  * useCollectionFields returns the form fields of a collection, in schema
  * order: name, type and label from the registry's `fields`; required,
- * default, precision, scale and refTarget from the collection's JSON Schema.
+ * default, precision, scale, integer and refTarget from the collection's JSON
+ * Schema.
  * A collection without fields (an external one) has none. It loads again
  * when the collection changes.
  */
@@ -46,6 +47,7 @@ export function useCollectionFields(collection: MaybeRefOrGetter<string>): {
         if (p.default !== undefined) out.default = p.default
         if (p['x-precision'] !== undefined) out.precision = p['x-precision']
         if (p['x-scale'] !== undefined) out.scale = p['x-scale']
+        if (p.type === 'integer' || (Array.isArray(p.type) && p.type.includes('integer'))) out.integer = true
         if (p['x-refTarget']) out.refTarget = p['x-refTarget']
         return out
       })

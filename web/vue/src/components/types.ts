@@ -107,7 +107,7 @@ export type FieldType = 'string' | 'text' | 'number' | 'decimal' | 'boolean' | '
 /**
  * FormField describes one input of a generated form: read from the
  * collection's registry entry (`fields`) and its JSON Schema (required,
- * default, precision, scale, refTarget).
+ * default, precision, scale, integer, refTarget).
  */
 export interface FormField {
   name: string
@@ -117,6 +117,8 @@ export interface FormField {
   default?: unknown
   precision?: number
   scale?: number
+  /** A number field with `meta.integer` (JSON Schema type `integer`): whole numbers only. */
+  integer?: boolean
   /** The registry key of the collection a reference field points to. */
   refTarget?: string
 }

@@ -93,6 +93,15 @@ describe('KitFormField', () => {
     expect(w.text()).toContain('Up to 10 digits, 2 after the point')
   })
 
+  it('an integer number steps by whole numbers; a plain number takes any value', () => {
+    const whole = mount(KitFormField, { props: { field: field('number', { integer: true }), modelValue: 3 } })
+    expect(whole.find('input').attributes('step')).toBe('1')
+    expect(whole.find('input').attributes('inputmode')).toBe('numeric')
+    const any = mount(KitFormField, { props: { field: field('number'), modelValue: 2.5 } })
+    expect(any.find('input').attributes('step')).toBe('any')
+    expect(any.find('input').attributes('inputmode')).toBeUndefined()
+  })
+
   it('json that does not parse is not emitted and says so', async () => {
     const w = mount(KitFormField, { props: { field: field('json') } })
     await w.find('textarea').setValue('{"w": ')
@@ -181,6 +190,8 @@ describe('KitForm', () => {
     ])
     expect(w.findAll('[data-kit-required]').map((r) => r.element.closest('[data-kit-field]')!.getAttribute('data-kit-field'))).toEqual(['title', 'price'])
     expect(w.find('[data-kit-field="categoryId"]').findComponent(KitReferenceSelect).exists()).toBe(true)
+    // The stock is an integer number in the example schema: its input steps by whole numbers.
+    expect(w.find('[data-kit-field="stock"] input').attributes('step')).toBe('1')
     // Defaults from the schema fill a create form.
     expect((w.find('[data-kit-field="price"] input').element as HTMLInputElement).value).toBe('0.00')
     expect((w.find('[data-kit-field="isActive"] input').element as HTMLInputElement).checked).toBe(true)
