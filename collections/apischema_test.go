@@ -1,11 +1,7 @@
 package collections_test
 
 import (
-	"fmt"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/collectionkit/kit/collections"
@@ -44,8 +40,9 @@ func TestRecordAndInputSchemas(t *testing.T) {
 		{"a create body requires the required fields without a default", create["required"], []any{"title"}},
 		{"a create body's decimal may be a string or a number", prop(create, "rate")["type"], []any{"string", "number"}},
 		{"a record's integer number is an integer", slices.Contains(prop(record, "shelfCount")["type"].([]any), "integer"), true},
-		{"a create body's integer number is an integer within 2^53", fmtAll(prop(create, "shelfCount")["type"], prop(create, "shelfCount")["minimum"], prop(create, "shelfCount")["maximum"]),
-			"[integer null] -9007199254740992 9007199254740992"},
+		{"a create body's integer number is an integer", prop(create, "shelfCount")["type"], []any{"integer", "null"}},
+		{"a create body's integer number is at least -2^53", prop(create, "shelfCount")["minimum"], -9007199254740992},
+		{"a create body's integer number is at most 2^53", prop(create, "shelfCount")["maximum"], 9007199254740992},
 		{"a create body may name the tree parent", prop(create, "parentId")["x-refTarget"], "shopCategories"},
 		{"a create body holds no auto-generated field", prop(create, "id") == nil && prop(create, "createdAt") == nil, true},
 		{"a create body holds no computed tree field", prop(create, "path") == nil && prop(create, "depth") == nil && prop(create, "order") == nil, true},
@@ -60,18 +57,6 @@ func TestRecordAndInputSchemas(t *testing.T) {
 			}
 		})
 	}
-}
-
-// fmtAll formats vs separated by spaces, numbers as integers when whole.
-func fmtAll(vs ...any) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = fmt.Sprint(v)
-		if f, ok := v.(float64); ok && f == math.Trunc(f) {
-			parts[i] = strconv.FormatFloat(f, 'f', -1, 64)
-		}
-	}
-	return strings.Join(parts, " ")
 }
 
 func equal(a, b any) bool {

@@ -146,6 +146,12 @@ type Attribute struct {
 // Sortable reports whether lists may sort by the attribute.
 func (a *Attribute) Sortable() bool { return !a.Type.IsStructured() }
 
+// WholeNumber reports whether a is a number field with meta.integer: whole
+// numbers within 2^53, stored as integers.
+func (a *Attribute) WholeNumber() bool {
+	return a.Type == TypeNumber && a.Field != nil && a.Field.Meta.Integer
+}
+
 // Attribute looks up an attribute by its JSON name.
 func (c *Collection) Attribute(name string) (*Attribute, bool) {
 	a, ok := c.attrs[name]

@@ -127,7 +127,7 @@ func fieldFromSchema(a *collections.Attribute, s map[string]any, required bool) 
 		f.kind = kindDecimal
 	case s["format"] == "date-time":
 		f.kind = kindDate
-	case types["integer"] && a.Field != nil && a.Field.Meta.Integer:
+	case a.WholeNumber():
 		f.kind = kindWhole
 	case types["integer"]:
 		f.kind = kindInteger

@@ -22,9 +22,9 @@ func columnType(d dialect.Name, a *collections.Attribute) string {
 	switch a.Type {
 	case collections.TypeNumber:
 		switch {
-		case a.Field != nil && a.Field.Meta.Integer && pg:
+		case a.WholeNumber() && pg:
 			return "BIGINT"
-		case a.Field != nil && a.Field.Meta.Integer:
+		case a.WholeNumber():
 			return "INTEGER"
 		case pg:
 			return "DOUBLE PRECISION"
@@ -67,7 +67,7 @@ func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 	pg := d == dialect.PG
 	switch a.Type {
 	case collections.TypeNumber:
-		if f, ok := v.(float64); ok && a.Field != nil && a.Field.Meta.Integer {
+		if f, ok := v.(float64); ok && a.WholeNumber() {
 			// Whole and within 2^53 (collections.NormalizeValue).
 			return int64(f), nil
 		}

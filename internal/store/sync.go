@@ -103,7 +103,7 @@ func typeLabel(a *collections.Attribute) string {
 	if a.Type == collections.TypeDecimal {
 		return fmt.Sprintf("decimal(%d,%d)", a.Field.Meta.Precision, a.Field.Meta.Scale)
 	}
-	if a.Type == collections.TypeNumber && a.Field != nil && a.Field.Meta.Integer {
+	if a.WholeNumber() {
 		return integerLabel
 	}
 	return string(a.Type)
@@ -491,14 +491,16 @@ func isNumberLabel(label string) bool {
 func (s *Store) retypeNumber(ctx context.Context, tx bun.Tx, c *collections.Collection, a *collections.Attribute, label string) (bool, error) {
 	table, col := quote(c.Table()), quote(a.Column)
 	if label == integerLabel {
-		var n int
-		q := fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s IS NOT NULL AND (%s <> trunc(%s) OR abs(%s) > %d)`, table, col, col, col, col, int64(1<<53))
+		// A null matches neither test. trunc() is one of SQLite's optional
+		// math functions: there a value equal to its INTEGER cast is whole
+		// (and one past int64's range is not). PostgreSQL's cast would fail
+		// on such a value, so it truncates.
+		whole := "trunc(" + col + ")"
 		if s.dialect != dialect.PG {
-			// trunc() is one of SQLite's optional math functions; a value
-			// equal to its INTEGER cast is whole (and one past int64's range
-			// is not).
-			q = fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s IS NOT NULL AND (%s <> CAST(%s AS INTEGER) OR abs(%s) > %d)`, table, col, col, col, col, int64(1<<53))
+			whole = "CAST(" + col + " AS INTEGER)"
 		}
+		var n int
+		q := fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s <> %s OR abs(%s) > %d`, table, col, whole, col, int64(1<<53))
 		if err := s.queryRowOnce(ctx, tx, q).Scan(&n); err != nil {
 			return false, fmt.Errorf("store: check %s.%s for whole numbers: %w", c.Table(), a.Column, err)
 		}
