@@ -224,7 +224,11 @@ func (s *Store) dummyHash() string {
 	return s.dummy
 }
 
-const sqlUserPasswordByEmail = `SELECT ` + userColumns + `, pw.password_hash FROM kit_users AS u LEFT JOIN kit_passwords AS pw ON pw.user_id = u.id WHERE lower(u.email) = lower(?) ORDER BY u.created_at, u.id LIMIT 1`
+// sqlUserPasswordByEmail finds a sign-in's user. The test of a non-empty
+// email repeats the predicate of kit_users_email_key, a partial index on
+// lower(email): without it neither engine may use the index, and every
+// sign-in reads the whole users table.
+const sqlUserPasswordByEmail = `SELECT ` + userColumns + `, pw.password_hash FROM kit_users AS u LEFT JOIN kit_passwords AS pw ON pw.user_id = u.id WHERE lower(u.email) = lower(?) AND u.email <> '' ORDER BY u.created_at, u.id LIMIT 1`
 
 // CheckPassword returns the user whose email (compared without regard to
 // case) is email when password is theirs. An unknown email, a user without
