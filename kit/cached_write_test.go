@@ -1,6 +1,8 @@
 package kit_test
 
 import (
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,14 +24,17 @@ type cachedWriteWorld struct {
 	id     string
 	actor  kit.Actor
 	server *httptest.Server
+	logs   *testkit.Buffer // instance B's log
 }
 
 func newCachedWriteWorld(t *testing.T, e testdb.Engine) *cachedWriteWorld {
 	t.Helper()
 	open := testdb.Shared(t, e)
+	logs := &testkit.Buffer{}
 	w := &cachedWriteWorld{
-		a: newKitConfig(t, kit.Config{DB: open(), Definitions: restfulShopDefs()}),
-		b: newKitConfig(t, kit.Config{DB: open(), Definitions: restfulShopDefs()}),
+		a:    newKitConfig(t, kit.Config{DB: open(), Definitions: restfulShopDefs()}),
+		b:    newKitConfig(t, kit.Config{DB: open(), Definitions: restfulShopDefs(), Logger: slog.New(slog.NewTextHandler(logs, nil))}),
+		logs: logs,
 	}
 	ctx := t.Context()
 	seed, err := testkit.SeedWorld(ctx, w.a, testkit.World{
@@ -174,6 +179,44 @@ func TestAWriteFromAStaleCacheIsServedAgainWithItsBody(t *testing.T) {
 		}
 		if got := w.count(t); got != before+1 {
 			t.Errorf("records after one create: got %d, want %d", got, before+1)
+		}
+	})
+}
+
+// TestAWriteServedAgainLogsOnlyTheAnswerTheClientGot: a write refused by
+// its stale cached authorization is thrown away and served again; the
+// thrown-away attempt's error is no outcome of the request and is not
+// logged. The client gets its 2xx, and the log holds no failure.
+func TestAWriteServedAgainLogsOnlyTheAnswerTheClientGot(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		w := newCachedWriteWorld(t, e)
+		ctx := t.Context()
+		path := "/api/teams/acme/shop-products"
+		writes := []struct {
+			name, method, path, body string
+			want                     int
+		}{
+			{"a create", http.MethodPost, path, `{"title":"Chair","status":"live"}`, http.StatusCreated},
+			{"an update", http.MethodPatch, path + "/" + w.id, `{"title":"Lamp 3"}`, http.StatusOK},
+			{"a delete", http.MethodDelete, path + "/" + w.id, "", http.StatusNoContent},
+		}
+		for i, wr := range writes {
+			t.Run(wr.name+" after an accounts change logs no failure", func(t *testing.T) {
+				for range 2 { // the second request runs from B's cache
+					if got := w.do(t, http.MethodGet, path, ""); got != http.StatusOK {
+						t.Fatalf("list: got %d, want 200", got)
+					}
+				}
+				if _, _, err := w.a.Accounts().CreateToken(ctx, w.seed.IDs["other"], fmt.Sprintf("unrelated %d", i)); err != nil {
+					t.Fatal(err)
+				}
+				if got := w.do(t, wr.method, wr.path, wr.body); got != wr.want {
+					t.Fatalf("got %d, want %d", got, wr.want)
+				}
+				if logs := w.logs.String(); strings.Contains(logs, "request failed") || strings.Contains(logs, "status=500") {
+					t.Errorf("got the log\n%s\nwant no failure logged for a request answered %d", logs, wr.want)
+				}
+			})
 		}
 	})
 }

@@ -180,13 +180,19 @@ func correlationID(s string) string {
 // {"status","statusText","message","data"}, with the status the error
 // carries (500 when none: logged to kit's logger, answered without detail).
 func (k *Kit) WriteError(w http.ResponseWriter, r *http.Request, err error) {
-	wire.Error(w, r, k.logger, err)
+	WriteError(w, r, k.logger, err)
 }
 
 // WriteError answers err in kit's error shape, like [Kit.WriteError], for
 // handlers that run without a Kit; 5xx errors are logged to logger
 // (slog.Default() when nil).
 func WriteError(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
+	if cw, ok := w.(*confirmingWriter); ok && !cw.decide() {
+		// An attempt served from a stale cached authorization: its answer
+		// is thrown away and the request served again, so its error is no
+		// outcome of the request and is not logged (the retry's is).
+		return
+	}
 	wire.Error(w, r, logger, err)
 }
 
