@@ -78,6 +78,20 @@ func TestHandlerServesTheBuild(t *testing.T) {
 			if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
 				t.Errorf("got X-Content-Type-Options %q, want nosniff", got)
 			}
+			if got := res.Header.Get("Referrer-Policy"); got != "same-origin" {
+				t.Errorf("got Referrer-Policy %q, want same-origin", got)
+			}
+			csp := res.Header.Get("Content-Security-Policy")
+			for _, want := range []string{"default-src 'self'", "script-src 'self';", "object-src 'none'", "base-uri 'self'", "frame-ancestors 'none'"} {
+				if !strings.Contains(csp, want) {
+					t.Errorf("got Content-Security-Policy %q, want it to hold %q", csp, want)
+				}
+			}
+			for _, directive := range strings.Split(csp, ";") {
+				if d := strings.TrimSpace(directive); strings.HasPrefix(d, "script-src") && d != "script-src 'self'" {
+					t.Errorf("got the directive %q, want script-src 'self' alone", d)
+				}
+			}
 		})
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/chromedp"
 	"github.com/collectionkit/kit/admin"
 	"github.com/collectionkit/kit/collections"
@@ -283,11 +285,41 @@ func newTab(t *testing.T, w *world) *tab {
 		t.Fatalf("open a tab: %v", err)
 	}
 	p := &tab{t: t, ctx: ctx, w: w}
+	watchPolicyViolations(t, ctx)
 	t.Cleanup(func() {
 		p.screenshot()
 		cancel()
 	})
 	return p
+}
+
+// watchPolicyViolations fails t when the page of ctx reports a Content
+// Security Policy violation (Chromium logs each one to the console as a
+// "Content Security Policy" error): every flow then also proves that the
+// admin runs under its policy.
+func watchPolicyViolations(t *testing.T, ctx context.Context) {
+	var mu sync.Mutex
+	var violations []string
+	err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*cdplog.EventEntryAdded); ok && strings.Contains(e.Entry.Text, "Content Security Policy") {
+			mu.Lock()
+			violations = append(violations, e.Entry.Text)
+			mu.Unlock()
+		}
+	})
+	if err == nil {
+		_, err = chromedp.Call(ctx, cdplog.Enable, cdp.Empty{})
+	}
+	if err != nil {
+		t.Fatalf("watch the console log: %v", err)
+	}
+	t.Cleanup(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, v := range violations {
+			t.Errorf("got a Content Security Policy violation, want none: %s", v)
+		}
+	})
 }
 
 // step makes t (a subtest) the tab's test: failures go to it and a
