@@ -125,6 +125,7 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 	_ = rc.SetWriteDeadline(time.Time{}) // a server's WriteTimeout would end every stream
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
+	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("X-Accel-Buffering", "no")
 	if r.ProtoMajor == 1 {
 		// Not chunked: the body ends when the connection closes, as the

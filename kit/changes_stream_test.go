@@ -58,6 +58,9 @@ func openStream(t *testing.T, url, token string, header ...string) (*sseStream, 
 		_, _ = bufio.NewReader(res.Body).WriteTo(&b)
 		return nil, response{status: res.StatusCode, header: res.Header, body: b.String()}
 	}
+	if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("got X-Content-Type-Options %q on a change stream, want nosniff", got)
+	}
 	s := &sseStream{events: make(chan sseEvent, 1024), ended: make(chan struct{}), cancel: cancel}
 	t.Cleanup(cancel)
 	go func() {
