@@ -27,6 +27,10 @@ var (
 	// ErrInvalidSchema: schema files or definitions have errors; the error
 	// is a *collections.LoadError listing all of them.
 	ErrInvalidSchema = collections.ErrInvalidSchema
+	// ErrBusy: an expensive list (see Config.SearchScans) found every
+	// scan slot taken and Config.ScanQueue lists already waiting (503,
+	// with a Retry-After header); nothing was read.
+	ErrBusy = store.ErrBusy
 	// ErrClosed: the Kit was closed.
 	ErrClosed error = apierror.New(503, "kit is closed")
 )

@@ -72,19 +72,29 @@ type Config struct {
 	// Limits bounds list requests; zero fields take the defaults of
 	// [collections.DefaultQueryLimits].
 	Limits collections.QueryLimits
-	// SearchScans is how many expensive searches run at once; the others
-	// wait for a slot, or until their request ends, so no burst of
-	// searches starves the server. On SQLite these are the searches that
-	// may read more than a few thousand rows (a term common enough that a
-	// scan of the team's rows beats the search index, or one too short
-	// for it); on PostgreSQL, whose planner chooses each search's plan,
-	// every search. Default (0): on SQLite half the CPUs Go uses, at least 1;
-	// on PostgreSQL the CPUs Go uses, at least 2 and at most half the
-	// pool's open connections. On PostgreSQL a search that starts while
-	// another runs does without the server's parallel workers, so each
-	// slot is about one of the database's CPUs: when PostgreSQL runs on
-	// another machine, set it to about that machine's CPUs.
+	// SearchScans is how many expensive lists run at once; the others
+	// wait for a slot (at most ScanQueue of them), or until their request
+	// ends, so no burst of them starves the server. Expensive lists are
+	// those that may read more than an index range of a team's rows: on
+	// SQLite the searches that may read more than a few thousand rows (a
+	// term common enough that a scan of the team's rows beats the search
+	// index, or one too short for it), on PostgreSQL, whose planner
+	// chooses each search's plan, every search; and on both engines, for a
+	// team of more than a few thousand records, a filter that no index
+	// narrows (no condition on an indexed field) and a list sorted by a
+	// field without an index. Default (0): on SQLite half the CPUs Go
+	// uses, at least 1; on PostgreSQL the CPUs Go uses, at least 2 and at
+	// most half the pool's open connections. On PostgreSQL a search that
+	// starts while another runs does without the server's parallel
+	// workers, so each slot is about one of the database's CPUs: when
+	// PostgreSQL runs on another machine, set it to about that machine's
+	// CPUs.
 	SearchScans int
+	// ScanQueue is how many expensive lists (see SearchScans) wait for a
+	// slot at once. One more is refused at once with a 503 and a
+	// Retry-After header (ErrBusy) instead of queueing without end.
+	// Default (0): 4 per slot.
+	ScanQueue int
 	// TotalsCache is how many totals of filtered and searched lists kit
 	// remembers (per collection, team and query). A list whose total is
 	// remembered reads its page only: the statement that reads it also
@@ -203,6 +213,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k.store.Logger = k.logger
 	k.store.CheckpointWAL = checkpointWAL
 	k.store.SearchScans = cfg.SearchScans
+	k.store.ScanQueue = cfg.ScanQueue
 	k.store.TotalsCache = cfg.TotalsCache
 	k.store.SetQueryHook(cfg.QueryHook)
 	k.auth = teamauth.NewStore(k.db)

@@ -55,3 +55,6 @@ func (s *Store) QueuedWritesToShare() int {
 
 // WarmConnCount is how many pool connections Warm opens on PostgreSQL.
 func (s *Store) WarmConnCount() int { return s.warmConnCount() }
+
+// ScanWaiting returns how many lists wait for a scan slot.
+func (s *Store) ScanWaiting() int64 { return s.scanWaiting.Load() }

@@ -834,6 +834,15 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			db = shared
 		}
 	}
+	if scansTeam(c, q) {
+		// A filter no index narrows, or an order no index holds: a
+		// large team's rows are read in a scan slot (scanslots.go).
+		release, err := s.acquireTeamScan(ctx, db, c, teamID)
+		if err != nil {
+			return Page{}, err
+		}
+		defer release()
+	}
 	var fplan filterPlan
 	if len(q.Filter) > 0 && q.Search == "" && q.IDs == nil {
 		var err error

@@ -245,15 +245,3 @@ func (s *Store) scanSlotCount() int {
 	}
 	return n
 }
-
-// acquireScan waits for a scan slot (see SearchScans) and returns its
-// release, or ctx's error when ctx ends first.
-func (s *Store) acquireScan(ctx context.Context) (func(), error) {
-	s.scanOnce.Do(func() { s.scanSlots = make(chan struct{}, s.scanSlotCount()) })
-	select {
-	case s.scanSlots <- struct{}{}:
-		return func() { <-s.scanSlots }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}

@@ -45,6 +45,11 @@ type Store struct {
 	// connections. Set it before the Store is used.
 	SearchScans int
 
+	// ScanQueue is how many lists wait for a scan slot (see SearchScans
+	// and scanslots.go) at once; one more is refused at once with ErrBusy.
+	// 0 means 4 per slot. Set it before the Store is used.
+	ScanQueue int
+
 	// TotalsCache is how many totals of filtered and searched lists the
 	// Store remembers (per table, team and query), each used again only
 	// after the statement that reads the page confirms that the team's
@@ -72,6 +77,7 @@ type Store struct {
 	trgmNoticeLogged atomic.Bool
 	scanOnce         sync.Once
 	scanSlots        chan struct{} // SearchScans slots, made by acquireScan
+	scanWaiting      atomic.Int64  // lists waiting for a slot (ScanQueue)
 	run              *sqlexec.Runner
 	writes           writeQueue // SQLite: writes committed in groups (RunWrite)
 	batches          batcher    // PostgreSQL: creates and deletes that share statements

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"time"
 )
 
 // StatusCoder is implemented by errors that carry their HTTP status.
@@ -20,6 +21,13 @@ type StatusCoder interface {
 // messages, the offending parameter) to the "data" member.
 type DataCarrier interface {
 	ErrorData() any
+}
+
+// RetryAfterer is implemented by errors that tell the client when to try
+// again (a 503 of a busy server): Error sets the Retry-After header and
+// the body shows the error's message, which such errors keep public.
+type RetryAfterer interface {
+	RetryAfter() time.Duration
 }
 
 // Body is the JSON error shape.
@@ -45,6 +53,10 @@ func Status(err error) int {
 // error's text.
 func BodyFor(err error) Body {
 	var sc StatusCoder
+	var ra RetryAfterer
+	if errors.As(err, &sc) && sc.HTTPStatus() >= 500 && sc.HTTPStatus() <= 599 && errors.As(err, &ra) {
+		return Body{Status: sc.HTTPStatus(), StatusText: http.StatusText(sc.HTTPStatus()), Message: sc.Error()}
+	}
 	if !errors.As(err, &sc) || sc.HTTPStatus() < 400 || sc.HTTPStatus() >= 500 {
 		s := http.StatusInternalServerError
 		if sc != nil && sc.HTTPStatus() >= 500 && sc.HTTPStatus() <= 599 {
@@ -65,6 +77,22 @@ func BodyFor(err error) Body {
 // path, and never shown to the client.
 func Error(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err error) {
 	b := BodyFor(err)
+	var ra RetryAfterer
+	if errors.As(err, &ra) {
+		// A refusal of a busy server, not a failure: the client is told
+		// when to come back, and nothing is logged above debug level (a
+		// burst would otherwise write a line per refused request).
+		secs := int64((ra.RetryAfter() + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(max(secs, 1), 10))
+		if logger == nil {
+			logger = slog.Default()
+		}
+		if r != nil {
+			logger.DebugContext(r.Context(), "kit: request refused, retry later", "status", b.Status, "err", err, "method", r.Method, "path", r.URL.Path)
+		}
+		JSON(w, b.Status, b)
+		return
+	}
 	if b.Status >= 500 {
 		if logger == nil {
 			logger = slog.Default()
