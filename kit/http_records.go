@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"mime"
 	"net/http"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/wire"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -215,96 +213,22 @@ func (k *Kit) serveCollectionSchema(w http.ResponseWriter, r *http.Request) {
 
 // Body errors.
 var (
-	errUnsupportedMedia = &Error{Status: http.StatusUnsupportedMediaType, Message: "the body must be JSON (Content-Type: application/json)"}
-	errMalformedJSON    = &Error{Status: http.StatusBadRequest, Message: "malformed JSON body"}
-	errNotObject        = &Error{Status: http.StatusBadRequest, Message: "the body must be a JSON object"}
-	errEmptyBody        = &Error{Status: http.StatusBadRequest, Message: "the body is empty; send a JSON object"}
-	errInvalidUTF8      = &Error{Status: http.StatusBadRequest, Message: "the body is not valid UTF-8"}
-	errLoneSurrogate    = &Error{Status: http.StatusBadRequest, Message: "the body holds a \\u escape of a lone UTF-16 surrogate, which is no character"}
+	errMalformedJSON = &Error{Status: http.StatusBadRequest, Message: "malformed JSON body"}
+	errNotObject     = &Error{Status: http.StatusBadRequest, Message: "the body must be a JSON object"}
+	errEmptyBody     = &Error{Status: http.StatusBadRequest, Message: "the body is empty; send a JSON object"}
 )
-
-// checkJSONText refuses what encoding/json would silently turn into
-// U+FFFD: bytes that are not UTF-8, and \u escapes of a surrogate that is
-// not half of a high-low pair. Text is stored exactly as sent or not at
-// all.
-func checkJSONText(raw []byte) error {
-	if !utf8.Valid(raw) {
-		return errInvalidUTF8
-	}
-	inString := false
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if !inString {
-			if c == '"' {
-				inString = true
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = false
-		case '\\':
-			if i+1 >= len(raw) {
-				return nil // malformed; the decoder says so
-			}
-			if raw[i+1] != 'u' {
-				i++
-				continue
-			}
-			r, ok := hex4(raw, i+2)
-			if !ok {
-				return nil // malformed; the decoder says so
-			}
-			switch {
-			case r >= 0xD800 && r <= 0xDBFF:
-				if i+11 < len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-					if lo, ok := hex4(raw, i+8); ok && lo >= 0xDC00 && lo <= 0xDFFF {
-						i += 11
-						continue
-					}
-				}
-				return errLoneSurrogate
-			case r >= 0xDC00 && r <= 0xDFFF:
-				return errLoneSurrogate
-			}
-			i += 5
-		}
-	}
-	return nil
-}
-
-// hex4 reads the four hex digits of a \u escape at raw[at:].
-func hex4(raw []byte, at int) (rune, bool) {
-	if at+4 > len(raw) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range raw[at : at+4] {
-		switch {
-		case c >= '0' && c <= '9':
-			r = r<<4 | rune(c-'0')
-		case c >= 'a' && c <= 'f':
-			r = r<<4 | rune(c-'a'+10)
-		case c >= 'A' && c <= 'F':
-			r = r<<4 | rune(c-'A'+10)
-		default:
-			return 0, false
-		}
-	}
-	return r, true
-}
 
 // ReadJSONBody reads a request body that must be JSON, for handlers built
 // on kit (add-ons, host routes), with the answers kit's own routes give: a
-// Content-Type that is not JSON is a 415, a body over limit bytes a 413
-// (data.limit), and an empty body, bytes that are not UTF-8 or a \u
+// Content-Type that is not JSON (application/json or a +json type), or
+// JSON with a charset other than utf-8, is a 415; a body over limit bytes
+// a 413 (data.limit); an empty body, bytes that are not UTF-8 or a \u
 // escape of a lone UTF-16 surrogate a 400 (encoding/json would turn those
-// into U+FFFD), each as an *Error for WriteError. It returns the raw bytes
-// for the caller to decode; their syntax is not checked.
+// into U+FFFD). Each answer is an error WriteError writes. It returns the
+// raw bytes for the caller to decode; their syntax is not checked.
 func ReadJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || !(mt == "application/json" || strings.HasSuffix(mt, "+json")) {
-		return nil, errUnsupportedMedia
+	if err := wire.CheckJSONContentType(r.Header.Get("Content-Type"), true); err != nil {
+		return nil, err
 	}
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
@@ -317,7 +241,7 @@ func ReadJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, 
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return nil, errEmptyBody
 	}
-	if err := checkJSONText(raw); err != nil {
+	if err := wire.CheckJSONText(raw); err != nil {
 		return nil, err
 	}
 	return raw, nil
