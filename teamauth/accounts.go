@@ -2,17 +2,12 @@ package teamauth
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/collectionkit/kit/internal/apierror"
 )
 
 // TeamCreation says who may create teams over HTTP (POST /api/teams).
@@ -263,43 +258,4 @@ func (a *Accounts) callerAndStore(r *http.Request) (*User, *Store, error) {
 	}
 	s, err := a.store()
 	return u, s, err
-}
-
-// maxAccountsBody bounds the bodies of the accounts routes: they are small.
-const maxAccountsBody = 64 << 10
-
-// decodeJSON reads r's body as one JSON object into dst: a Content-Type
-// other than application/json is 415; an empty, malformed, oversized or
-// trailing body, or an unknown field, is 400 naming the problem.
-func decodeJSON(w http.ResponseWriter, r *http.Request, dst any) error {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
-		return apierror.New(http.StatusUnsupportedMediaType, "the body must be JSON (Content-Type: application/json)")
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxAccountsBody))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(dst); err != nil {
-		var mbe *http.MaxBytesError
-		var ute *json.UnmarshalTypeError
-		switch {
-		case errors.Is(err, io.EOF):
-			return apierror.New(http.StatusBadRequest, "the body is empty")
-		case errors.As(err, &mbe):
-			return apierror.New(http.StatusRequestEntityTooLarge, "the body is too large")
-		case errors.As(err, &ute) && ute.Field == "":
-			return apierror.New(http.StatusBadRequest, "the body must be a JSON object")
-		case errors.As(err, &ute):
-			return apierror.New(http.StatusBadRequest, fmt.Sprintf("field %q must be a %s", ute.Field, ute.Type))
-		case strings.HasPrefix(err.Error(), "json: unknown field "):
-			return apierror.New(http.StatusBadRequest, "unknown field "+strings.TrimPrefix(err.Error(), "json: unknown field "))
-		}
-		return apierror.New(http.StatusBadRequest, "the body is not valid JSON")
-	}
-	if dec.More() {
-		return apierror.New(http.StatusBadRequest, "the body holds more than one JSON value")
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return apierror.New(http.StatusBadRequest, "the body holds more than one JSON value")
-	}
-	return nil
 }

@@ -1,6 +1,10 @@
 package teamauth
 
-import "net/http"
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
 
 // authError is the type of every sentinel in this package: a status and a
 // public-safe message. wire.Error finds it through HTTPStatus and answers
@@ -121,8 +125,15 @@ var (
 	// themselves.
 	ErrSelfLockout error = &authError{http.StatusConflict, "a super-admin cannot ban or demote themselves", nil}
 
-	// ErrInvalidName (400) means a team or user name is empty or blank.
+	// ErrInvalidName (400) means a team, user or token name is empty or
+	// blank: it holds no character but white space and invisible format
+	// characters (such as U+200B ZERO WIDTH SPACE).
 	ErrInvalidName error = &authError{http.StatusBadRequest, "name must not be empty", nil}
+
+	// ErrInvalidInput (400) is matched by every *FieldError and
+	// *QueryError: input of an accounts route that breaks a rule, such as
+	// the text rule (valid UTF-8, no lone UTF-16 surrogate, no NUL).
+	ErrInvalidInput error = &authError{http.StatusBadRequest, "invalid input", nil}
 
 	// ErrEmailTaken (409) means another user already has the email.
 	ErrEmailTaken error = &authError{http.StatusConflict, "email already in use", nil}
@@ -143,3 +154,70 @@ var (
 	// support what the accounts route needs.
 	ErrNotSupported error = &authError{http.StatusNotImplemented, "not supported by this server's accounts", nil}
 )
+
+// FieldError (400) reports the members of an accounts request body that
+// break a rule, with a message per member, in the shape of a record's
+// ValidationError: on the wire, data.fields maps each member's JSON name
+// to its message. errors.Is matches ErrInvalidInput, and Err when set
+// (ErrInvalidName for a blank name).
+type FieldError struct {
+	// Fields maps a body member's JSON name to what is wrong with it.
+	Fields map[string]string
+	// Err is the sentinel of the rule broken, or nil.
+	Err error
+}
+
+// Error lists the members and their messages, in name order.
+func (e *FieldError) Error() string {
+	names := make([]string, 0, len(e.Fields))
+	for n := range e.Fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + ": " + e.Fields[n]
+	}
+	return "invalid body: " + strings.Join(parts, "; ")
+}
+
+// HTTPStatus is 400.
+func (e *FieldError) HTTPStatus() int { return http.StatusBadRequest }
+
+// ErrorData puts the per-member messages under "fields".
+func (e *FieldError) ErrorData() any { return map[string]any{"fields": e.Fields} }
+
+// Unwrap lets errors.Is match ErrInvalidInput and Err.
+func (e *FieldError) Unwrap() []error {
+	if e.Err != nil {
+		return []error{ErrInvalidInput, e.Err}
+	}
+	return []error{ErrInvalidInput}
+}
+
+// fieldError is a *FieldError naming one member.
+func fieldError(field, msg string, sentinel error) *FieldError {
+	return &FieldError{Fields: map[string]string{field: msg}, Err: sentinel}
+}
+
+// QueryError (400) reports a query parameter of an accounts route that
+// breaks a rule, as the record lists do: on the wire, data.param names
+// it. errors.Is matches ErrInvalidInput.
+type QueryError struct {
+	// Param is the query parameter at fault ("search", "page", ...).
+	Param string
+	// Message says what is wrong.
+	Message string
+}
+
+// Error returns "invalid <param>: <message>".
+func (e *QueryError) Error() string { return "invalid " + e.Param + ": " + e.Message }
+
+// HTTPStatus is 400.
+func (e *QueryError) HTTPStatus() int { return http.StatusBadRequest }
+
+// ErrorData names the parameter.
+func (e *QueryError) ErrorData() any { return map[string]any{"param": e.Param} }
+
+// Unwrap lets errors.Is(err, ErrInvalidInput) match.
+func (e *QueryError) Unwrap() error { return ErrInvalidInput }

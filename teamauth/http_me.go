@@ -2,7 +2,6 @@ package teamauth
 
 import (
 	"net/http"
-	"strings"
 
 	"github.com/collectionkit/kit/internal/wire"
 )
@@ -73,8 +72,10 @@ func (a *Accounts) patchMe(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	if body.Name != nil && strings.TrimSpace(*body.Name) == "" {
-		return ErrInvalidName
+	if body.Name != nil {
+		if err := requireName(*body.Name); err != nil {
+			return err
+		}
 	}
 	u, err = s.UpdateUser(r.Context(), u.ID, UserPatch{Name: body.Name, Image: body.Image})
 	if err != nil {
@@ -120,8 +121,8 @@ func (a *Accounts) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	if strings.TrimSpace(body.Name) == "" {
-		return ErrInvalidName
+	if err := requireName(body.Name); err != nil {
+		return err
 	}
 	plaintext, tok, err := s.CreateToken(r.Context(), u.ID, body.Name)
 	if err != nil {

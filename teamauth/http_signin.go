@@ -35,7 +35,8 @@ func (a *Accounts) sessionCookie(r *http.Request, secret string, expires time.Ti
 }
 
 // POST /auth/login {email, password}: 200 with the user (as GET /me) and a
-// session cookie.
+// session cookie. An email or password that breaks the text rule is a
+// failed sign-in like a wrong password: 401, counted by the throttle.
 func (a *Accounts) login(w http.ResponseWriter, r *http.Request) error {
 	if err := a.cop.Check(r); err != nil {
 		return ErrCrossOrigin
@@ -48,14 +49,21 @@ func (a *Accounts) login(w http.ResponseWriter, r *http.Request) error {
 		Email    string `json:"email"`
 		Password string `json:"password"`
 	}
-	if err := decodeJSON(w, r, &body); err != nil {
+	err = decodeJSON(w, r, &body)
+	var badText *FieldError
+	if err != nil && !errors.As(err, &badText) {
 		return err
 	}
 	account, address := strings.ToLower(strings.TrimSpace(body.Email)), clientAddress(r)
 	if err := a.limiter.check(account, address, a.now()); err != nil {
 		return err
 	}
-	u, err := s.CheckPassword(r.Context(), strings.TrimSpace(body.Email), body.Password)
+	var u *User
+	if badText != nil {
+		err = s.refuseCredentials(body.Password)
+	} else {
+		u, err = s.CheckPassword(r.Context(), strings.TrimSpace(body.Email), body.Password)
+	}
 	if err != nil {
 		if errors.Is(err, ErrInvalidCredentials) {
 			a.limiter.failed(account, address, a.now())
@@ -98,10 +106,11 @@ func (a *Accounts) logout(w http.ResponseWriter, r *http.Request) error {
 }
 
 // POST /me/password {currentPassword, newPassword}: 204. The current
-// password is required when the user has one (403 when wrong, counted as a
-// failed sign-in); a new password the policy refuses is 400 naming the
-// rule. Every session of the user ends; a caller signed in with a cookie
-// gets a new session in its place.
+// password is required when the user has one (403 when wrong or when it
+// breaks the text rule, counted as a failed sign-in); a new password the
+// policy or the text rule refuses is 400 naming the rule. Every session
+// of the user ends; a caller signed in with a cookie gets a new session
+// in its place.
 func (a *Accounts) changePassword(w http.ResponseWriter, r *http.Request) error {
 	u, s, err := a.callerAndStore(r)
 	if err != nil {
@@ -111,20 +120,34 @@ func (a *Accounts) changePassword(w http.ResponseWriter, r *http.Request) error 
 		CurrentPassword string `json:"currentPassword"`
 		NewPassword     string `json:"newPassword"`
 	}
+	// A current password that breaks the text rule is a wrong one; a new
+	// one is refused before anything is checked.
+	var badText *FieldError
 	if err := decodeJSON(w, r, &body); err != nil {
-		return err
+		if !errors.As(err, &badText) || badText.Fields["currentPassword"] == "" {
+			return err
+		}
 	}
 	ctx := r.Context()
 	has, err := s.HasPassword(ctx, u.ID)
 	if err != nil {
 		return err
 	}
+	if !has && badText != nil {
+		return badText
+	}
 	if has {
 		account, address := strings.ToLower(u.Email), clientAddress(r)
 		if err := a.limiter.check(account, address, a.now()); err != nil {
 			return err
 		}
-		if err := s.VerifyPasswordOf(ctx, u.ID, body.CurrentPassword); err != nil {
+		var verify error
+		if badText != nil {
+			verify = s.refuseCredentials(body.CurrentPassword)
+		} else {
+			verify = s.VerifyPasswordOf(ctx, u.ID, body.CurrentPassword)
+		}
+		if err := verify; err != nil {
 			if errors.Is(err, ErrInvalidCredentials) {
 				a.limiter.failed(account, address, a.now())
 				return ErrWrongPassword

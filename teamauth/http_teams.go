@@ -2,7 +2,6 @@ package teamauth
 
 import (
 	"net/http"
-	"strings"
 )
 
 // teamBody is a team with the caller's role in it.
@@ -31,8 +30,8 @@ func (a *Accounts) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &body); err != nil {
 		return err
 	}
-	if strings.TrimSpace(body.Name) == "" {
-		return ErrInvalidName
+	if err := requireName(body.Name); err != nil {
+		return err
 	}
 	t, err := s.CreateTeamWithOwner(r.Context(), Team{Name: body.Name, Slug: body.Slug,
 		Description: body.Description, AvatarURL: body.AvatarURL, Settings: body.Settings}, u.ID)
@@ -82,6 +81,11 @@ func (a *Accounts) patchTeam(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := decodeJSON(w, r, &body); err != nil {
 		return err
+	}
+	if body.Name != nil {
+		if err := requireName(*body.Name); err != nil {
+			return err
+		}
 	}
 	t, err := s.UpdateTeam(r.Context(), acc.Team.ID, TeamPatch{Name: body.Name, Slug: body.Slug,
 		Description: body.Description, AvatarURL: body.AvatarURL, Settings: body.Settings})

@@ -15,6 +15,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/argon2"
+
+	"github.com/collectionkit/kit/internal/wire"
 )
 
 // PasswordParams are the argon2id parameters a password is hashed with.
@@ -232,11 +234,16 @@ const sqlUserPasswordByEmail = `SELECT ` + userColumns + `, pw.password_hash FRO
 
 // CheckPassword returns the user whose email (compared without regard to
 // case) is email when password is theirs. An unknown email, a user without
-// a password and a wrong password are all ErrInvalidCredentials, and take
-// the same time: an argon2id verification is made in every case. A hash
-// made with other parameters than the Store's is replaced on success. A
-// banned user with the right password is ErrBanned.
+// a password, a wrong password, and an email or password that breaks the
+// text rule (a NUL, bytes that are not UTF-8) are all
+// ErrInvalidCredentials, and take the same time: an argon2id verification
+// is made in every case. A hash made with other parameters than the
+// Store's is replaced on success. A banned user with the right password
+// is ErrBanned.
 func (s *Store) CheckPassword(ctx context.Context, email, password string) (*User, error) {
+	if wire.TextProblem(email) != "" || wire.TextProblem(password) != "" {
+		return nil, s.refuseCredentials(password) // no such account can exist
+	}
 	var hash *string
 	u, dst := scanUser(nil)
 	dst = append(dst, &hash)
@@ -266,6 +273,14 @@ func (s *Store) CheckPassword(ctx context.Context, email, password string) (*Use
 		return nil, ErrBanned
 	}
 	return u, nil
+}
+
+// refuseCredentials refuses a sign-in without looking it up, after the
+// work a wrong password costs (a verification against the dummy hash), so
+// that the answer takes the same time: ErrInvalidCredentials.
+func (s *Store) refuseCredentials(password string) error {
+	_, _, _ = verifyPassword(password, s.dummyHash(), s.passwordParams())
+	return ErrInvalidCredentials
 }
 
 // VerifyPasswordOf returns nil when password is the user's, and

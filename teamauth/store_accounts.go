@@ -120,7 +120,7 @@ func (s *Store) UpdateTeam(ctx context.Context, teamID string, p TeamPatch) (*Te
 	q := s.db.NewUpdate().Model((*teamRow)(nil)).Where("id = ?", teamID)
 	set := false
 	if p.Name != nil {
-		if strings.TrimSpace(*p.Name) == "" {
+		if blank(*p.Name) {
 			return nil, ErrInvalidName
 		}
 		q, set = q.Set("name = ?", *p.Name), true
