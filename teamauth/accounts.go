@@ -191,9 +191,18 @@ func (a *Accounts) Routes() []Route {
 	if err := a.init(); err != nil {
 		panic(err)
 	}
+	// Every route applies the text rule to its query parameters (400
+	// naming the parameter) and path segments (answered as a missing id)
+	// before its own work.
 	h := func(method, path string, f func(http.ResponseWriter, *http.Request) error) Route {
+		wildcards := pathWildcards(path)
 		return Route{Method: method, Path: path, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if err := f(w, r); err != nil {
+			err := checkQuery(r)
+			if err == nil {
+				replaceBadSegments(r, wildcards)
+				err = f(w, r)
+			}
+			if err != nil {
 				var tm *TooManyAttemptsError
 				if errors.As(err, &tm) {
 					w.Header().Set("Retry-After", tm.retryAfter())

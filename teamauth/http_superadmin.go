@@ -19,18 +19,29 @@ type listBody[T any] struct {
 	Pagination pagination `json:"pagination"`
 }
 
-// pageQuery reads ?search=&page=&pageSize= (1 to 100, default 20).
+// pageQuery reads ?search=&page=&pageSize= (1 to 100, default 20); a bad
+// page or pageSize is a *QueryError naming it. (The route has checked
+// the text rule of every parameter.)
 func pageQuery(r *http.Request) (PageQuery, error) {
 	v := r.URL.Query()
 	q := PageQuery{Search: v.Get("search"), Page: 1, PageSize: 20}
-	for name, dst := range map[string]*int{"page": &q.Page, "pageSize": &q.PageSize} {
-		if s := v.Get(name); s != "" {
-			n, err := strconv.Atoi(s)
-			if err != nil || n < 1 || (name == "pageSize" && n > 100) {
-				return q, errBadRequest("invalid " + name + ": " + strconv.Quote(s))
-			}
-			*dst = n
+	for _, p := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{{"page", &q.Page, 0}, {"pageSize", &q.PageSize, 100}} {
+		s := v.Get(p.name)
+		if s == "" {
+			continue
 		}
+		n, err := strconv.Atoi(s)
+		switch {
+		case err != nil || n < 1:
+			return q, &QueryError{Param: p.name, Message: "must be a whole number of at least 1"}
+		case p.max > 0 && n > p.max:
+			return q, &QueryError{Param: p.name, Message: "must be at most " + strconv.Itoa(p.max)}
+		}
+		*p.dst = n
 	}
 	return q, nil
 }

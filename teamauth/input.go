@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -137,4 +139,57 @@ func requireName(name string) error {
 		return fieldError("name", "must not be empty or blank", ErrInvalidName)
 	}
 	return nil
+}
+
+// checkQuery applies the text rule to every query parameter of r, names
+// and values, read or not by the route: a *QueryError naming the first
+// one at fault, in name order.
+func checkQuery(r *http.Request) error {
+	q := r.URL.Query()
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		if p := wire.TextProblem(name); p != "" {
+			return &QueryError{Param: printable(name), Message: "the parameter's name " + p}
+		}
+		for _, v := range q[name] {
+			if p := wire.TextProblem(v); p != "" {
+				return &QueryError{Param: name, Message: p}
+			}
+		}
+	}
+	return nil
+}
+
+// noSuchID stands for a path segment that breaks the text rule. It is
+// valid text that names nothing: no id or slug holds U+FFFD.
+const noSuchID = "\uFFFD"
+
+// pathWildcards returns the names of the wildcards of a route path
+// ("/teams/{team}/members/{member}": team, member).
+func pathWildcards(path string) []string {
+	var names []string
+	for seg := range strings.SplitSeq(path, "/") {
+		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
+			names = append(names, strings.TrimSuffix(strings.Trim(seg, "{}"), "..."))
+		}
+	}
+	return names
+}
+
+// replaceBadSegments replaces every path value of r named in wildcards
+// that breaks the text rule with noSuchID. Such a segment names no team,
+// member, user or token, so the route answers exactly as for a missing id
+// (authentication first, then its 404), on every engine, without the
+// database ever seeing the bytes.
+func replaceBadSegments(r *http.Request, wildcards []string) {
+	for _, name := range wildcards {
+		if wire.TextProblem(r.PathValue(name)) != "" {
+			r.SetPathValue(name, noSuchID)
+		}
+	}
+}
+
+// printable returns s with NUL and bytes that are not UTF-8 shown as
+// U+FFFD, for naming a parameter whose name breaks the text rule.
+func printable(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
 }

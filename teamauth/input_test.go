@@ -2,7 +2,11 @@ package teamauth
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +155,12 @@ func TestEveryAccountsTextRefusesNUL(t *testing.T) {
 		{name: "every member at fault is named",
 			call: call{method: "POST", path: "/api/teams", as: "member", body: `{"name":"\u0000","slug":"\u0000"}`}, status: 400,
 			contains: []string{`"name":"must not contain NUL bytes"`, `"slug":"must not contain NUL bytes"`}},
+		{name: "a super-admin search with a NUL is a 400 naming search",
+			call: call{method: "GET", path: "/api/super-admin/users?search=a%00", as: "root"}, status: 400, contains: []string{`"status":400`, `"param":"search"`, "NUL"}},
+		{name: "a team search with a NUL is a 400 naming search",
+			call: call{method: "GET", path: "/api/super-admin/teams?search=%00", as: "root"}, status: 400, contains: []string{`"param":"search"`}},
+		{name: "a member id of NUL is the 404 of a missing member",
+			call: call{method: "DELETE", path: "/api/teams/acme/members/%00", as: "owner"}, status: 404, contains: []string{`"message":"member not found"`}},
 		{name: "a sign-in with a NUL in the email is a 401",
 			call: call{method: "POST", path: "/api/auth/login", body: `{"email":"member@example.com\u0000","password":"member-password!"}`}, status: 401,
 			contains: []string{`"message":"invalid email or password"`}},
@@ -279,6 +289,122 @@ func TestASignInWithTextThatBreaksTheRuleIsAFailedSignIn(t *testing.T) {
 			if res := f.do(t, call{method: "POST", path: "/api/me/password", as: "member",
 				body: `{"currentPassword":"replacement \ufffd password","newPassword":"a brand new password"}`}); res.status != 429 {
 				t.Errorf("got %d for the right current password after 3 bad ones, want 429", res.status)
+			}
+		})
+	})
+}
+
+// missingAndBad pairs the path of a missing id with the same path holding
+// bytes that break the text rule.
+type missingAndBad struct {
+	route        string
+	method, path string // "%s" stands for the segment
+	as           string
+	body         string
+	status       int
+}
+
+func TestAPathSegmentThatIsNotTextAnswersAsAMissingID(t *testing.T) {
+	routes := []missingAndBad{
+		{route: "a team", method: "GET", path: "/api/teams/%s", as: "member", status: 404},
+		{route: "a team, anonymously", method: "GET", path: "/api/teams/%s", status: 401},
+		{route: "a team changed", method: "PATCH", path: "/api/teams/%s", as: "owner", body: `{"name":"x"}`, status: 404},
+		{route: "a team deleted", method: "DELETE", path: "/api/teams/%s", as: "owner", status: 404},
+		{route: "a team's members", method: "GET", path: "/api/teams/%s/members", as: "member", status: 404},
+		{route: "a member added to a team", method: "POST", path: "/api/teams/%s/members", as: "owner", body: `{"email":"outsider@example.com","role":"member"}`, status: 404},
+		{route: "a member changed", method: "PATCH", path: "/api/teams/acme/members/%s", as: "owner", body: `{"role":"admin"}`, status: 404},
+		{route: "a member removed", method: "DELETE", path: "/api/teams/acme/members/%s", as: "owner", status: 404},
+		{route: "a member removed by a plain member", method: "DELETE", path: "/api/teams/acme/members/%s", as: "member", status: 403},
+		{route: "a token revoked", method: "DELETE", path: "/api/me/tokens/%s", as: "member", status: 404},
+		{route: "a user's data", method: "GET", path: "/api/users/%s", as: "member", status: 403},
+		{route: "a user's tokens", method: "GET", path: "/api/users/%s/tokens", as: "member", status: 403},
+		{route: "a super-admin user read", method: "GET", path: "/api/super-admin/users/%s", as: "root", status: 404},
+		{route: "a super-admin user change", method: "PATCH", path: "/api/super-admin/users/%s", as: "root", body: `{"banned":true}`, status: 404},
+	}
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newAccountsFixture(t, e, AccountsConfig{})
+		for _, rt := range routes {
+			for _, seg := range []string{"%FF", "%C0%AF", "%00", "a%00b", "%ED%A0%80"} {
+				t.Run(fmt.Sprintf("%s with %s answers %d like a missing id", rt.route, seg, rt.status), func(t *testing.T) {
+					c := call{method: rt.method, as: rt.as}
+					if rt.body != "" {
+						c.body = rt.body
+					}
+					if c.as != "" {
+						f.do(t, call{method: "GET", path: "/api/me", as: c.as})
+					}
+					c.path = fmt.Sprintf(rt.path, "0190c3a8-1f2e-7c4d-9b5a-123456789abc")
+					missing := f.do(t, c)
+					before := f.snapshot(t)
+					c.path = strings.Replace(rt.path, "%s", seg, 1)
+					bad := f.do(t, c)
+					if bad.status != rt.status || missing.status != rt.status {
+						t.Fatalf("got %d (%s), and %d for a missing id; want %d for both", bad.status, bad.body, missing.status, rt.status)
+					}
+					if bad.body != missing.body {
+						t.Errorf("got body %s, want the missing id's %s", bad.body, missing.body)
+					}
+					if n := rowsChanged(before, f.snapshot(t)); n != 0 {
+						t.Errorf("got %d rows written, want none", n)
+					}
+				})
+			}
+		}
+	})
+}
+
+func TestAQueryParameterThatIsNotTextIsA400NamingIt(t *testing.T) {
+	param := func(name string) []string { return []string{`"status":400`, `"param":"` + name + `"`} }
+	runRefusals(t, AccountsConfig{}, []refusal{
+		{name: "a user search with bytes that are not UTF-8 is a 400 naming search",
+			call: call{method: "GET", path: "/api/super-admin/users?search=%FF", as: "root"}, status: 400, contains: append(param("search"), "UTF-8")},
+		{name: "a team search with an overlong encoding is a 400 naming search",
+			call: call{method: "GET", path: "/api/super-admin/teams?search=%C0%AF", as: "root"}, status: 400, contains: param("search")},
+		{name: "a page with a NUL is a 400 naming page",
+			call: call{method: "GET", path: "/api/super-admin/users?page=1%00", as: "root"}, status: 400, contains: param("page")},
+		{name: "a page size with bytes that are not UTF-8 is a 400 naming pageSize",
+			call: call{method: "GET", path: "/api/super-admin/teams?pageSize=%FF", as: "root"}, status: 400, contains: param("pageSize")},
+		{name: "a page of zero is a 400 naming page",
+			call: call{method: "GET", path: "/api/super-admin/users?page=0", as: "root"}, status: 400, contains: param("page")},
+		{name: "a page size over 100 is a 400 naming pageSize",
+			call: call{method: "GET", path: "/api/super-admin/users?pageSize=101", as: "root"}, status: 400, contains: param("pageSize")},
+		{name: "force with a NUL is a 400 naming force, and the team stays",
+			call: call{method: "DELETE", path: "/api/teams/acme?force=true%00", as: "owner"}, status: 400, contains: param("force")},
+		{name: "a parameter the route does not read is held to the rule too",
+			call: call{method: "GET", path: "/api/me?utm=%FF", as: "member"}, status: 400, contains: param("utm")},
+		{name: "a parameter name with a NUL is a 400",
+			call: call{method: "GET", path: "/api/super-admin/users?a%00=1", as: "root"}, status: 400, contains: []string{`"status":400`, "\"param\":\"a\uFFFD\""}},
+	})
+}
+
+func TestATeamRouteValueThatIsNotTextNamesNoTeam(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		srv := httptest.NewServer(routes(&Auth{Directory: f.store}))
+		t.Cleanup(srv.Close)
+		for _, seg := range []string{"%FF", "%C0%AF", "%00", "acme%00", "%ED%A0%80"} {
+			t.Run("a host's team route with "+seg+" is the 404 of a missing team", func(t *testing.T) {
+				req, _ := http.NewRequestWithContext(t.Context(), "GET", srv.URL+"/teams/"+seg+"/hello", nil)
+				req.Header.Set("Authorization", "Bearer "+f.tokens["member"])
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(res.Body)
+				res.Body.Close()
+				if res.StatusCode != 404 || !strings.Contains(string(b), `"message":"team not found"`) {
+					t.Errorf("got %d %s, want 404 team not found", res.StatusCode, b)
+				}
+			})
+		}
+		t.Run("the store's team lookups answer ErrTeamNotFound for such a value", func(t *testing.T) {
+			for _, v := range []string{"\x00", "acme\x00", "\xff", "\xc0\xaf"} {
+				if _, err := f.store.Team(t.Context(), v); !errors.Is(err, ErrTeamNotFound) {
+					t.Errorf("Team(%q): got %v, want ErrTeamNotFound", v, err)
+				}
+				if _, _, err := f.store.TeamAndMembership(t.Context(), v, f.users["member"].ID); !errors.Is(err, ErrTeamNotFound) {
+					t.Errorf("TeamAndMembership(%q): got %v, want ErrTeamNotFound", v, err)
+				}
 			}
 		})
 	})

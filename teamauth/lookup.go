@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/collectionkit/kit/internal/wire"
 )
 
 // The lookups every request makes (token, team, membership) run as
@@ -129,8 +131,13 @@ func (s *settingsInto) Scan(v any) error {
 	return nil
 }
 
-// Team finds a team by id (a UUID) or slug.
+// Team finds a team by id (a UUID) or slug. A value that is not text (a
+// NUL, bytes that are not UTF-8) names no team: ErrTeamNotFound, without
+// a lookup.
 func (s *Store) Team(ctx context.Context, idOrSlug string) (*Team, error) {
+	if wire.TextProblem(idOrSlug) != "" {
+		return nil, ErrTeamNotFound
+	}
 	q, arg := sqlTeamBySlug, idOrSlug
 	if id, ok := canonicalUUID(idOrSlug); ok {
 		q, arg = sqlTeamByID, id
@@ -176,8 +183,13 @@ func (s *Store) Membership(ctx context.Context, teamID, userID string) (*Members
 // it with one query, or from the Store's cache when no user, team,
 // membership or token has changed since it was last read (see "Caching"
 // in the package documentation). The team and membership returned are the
-// caller's to change.
+// caller's to change. Like Team, a value that is not text names no team.
+// So a route value reaching ResolveTeamAndCheckMembership from any route,
+// the host's too, answers as a missing team on every engine.
 func (s *Store) TeamAndMembership(ctx context.Context, idOrSlug, userID string) (*Team, *Membership, error) {
+	if wire.TextProblem(idOrSlug) != "" {
+		return nil, nil, ErrTeamNotFound
+	}
 	q, arg := sqlTeamMemberBySlug, idOrSlug
 	if id, ok := canonicalUUID(idOrSlug); ok {
 		q, arg = sqlTeamMemberByID, id
