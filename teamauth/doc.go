@@ -87,6 +87,15 @@
 // account and per client address in bounded memory; past the limit the
 // answer is 429 with Retry-After ([TooManyAttemptsError]).
 //
+// Every text the routes take holds the record fields' rule: valid UTF-8,
+// no \u escape of a lone UTF-16 surrogate, no NUL. A body member that
+// breaks it is a 400 [FieldError] naming the member (data.fields), a
+// query parameter a 400 [QueryError] naming it (data.param); a path
+// segment is answered as a missing id; an email or password to sign in
+// is a failed sign-in (401, counted). A body must be application/json in
+// UTF-8 (415 otherwise). A team, user or token name that shows nothing is
+// a 400 naming "name" ([ErrInvalidName]).
+//
 // # Caching
 //
 // Every team-scoped request needs the caller's token and the route's team
@@ -156,7 +165,8 @@
 // # Errors
 //
 // Every refusal is a sentinel ([ErrUnauthorized], [ErrNotMember],
-// [ErrTeamNotFound], ...) to test with errors.Is. Each carries its HTTP
+// [ErrTeamNotFound], ...) to test with errors.Is, or a *[FieldError] or
+// *[QueryError] naming the input at fault, which match [ErrInvalidInput]. Each carries its HTTP
 // status (an HTTPStatus() int method) and a message safe to show to the
 // client; other errors, such as a failing database, are answered with a
 // bare 500 and logged.
