@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Op is a filter operator.
@@ -80,7 +82,8 @@ type ListQuery struct {
 	Page     int
 	PageSize int
 	// Search is a case-insensitive substring looked for in every string and
-	// text field; "%" and "_" in it are literal.
+	// text field, in Unicode NFC as stored values are; "%" and "_" in it
+	// are literal.
 	Search string
 	// Sort always ends with id, so pages never overlap.
 	Sort   []SortKey
@@ -187,7 +190,7 @@ func (c *Collection) ParseListQuery(v url.Values, lim QueryLimits) (ListQuery, e
 		if err := checkText(s); err != nil {
 			return q, qerr("search", "%s", err)
 		}
-		q.Search = strings.TrimSpace(s)
+		q.Search = norm.NFC.String(strings.TrimSpace(s))
 	}
 	if q.Sort, err = c.parseSort(v, lim); err != nil {
 		return q, err
@@ -483,7 +486,8 @@ func (c *Collection) condition(a *Attribute, op Op, val any, lim QueryLimits) (C
 		if !ok || strings.IndexByte(s, 0) >= 0 {
 			return Condition{}, qerr("filter", "%s on %q takes a string", op, a.Name)
 		}
-		return Condition{Attr: a, Op: op, Value: s}, nil
+		// Stored text is in NFC (NormalizeValue): so is the part looked for.
+		return Condition{Attr: a, Op: op, Value: norm.NFC.String(s)}, nil
 	}
 	v, err := filterValue(a, val)
 	if err != nil {

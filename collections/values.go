@@ -10,11 +10,13 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Canonical values. After validation a record holds, per field type:
 //
-//	string, text, image, file  string
+//	string, text, image, file  string, in Unicode NFC
 //	number                     float64
 //	decimal                    string, canonical ("10.50" for scale 2)
 //	boolean                    bool
@@ -25,8 +27,12 @@ import (
 
 // NormalizeValue checks v against the field's type and returns its
 // canonical value. Numbers may come as float64, any Go integer or
-// json.Number; dates as RFC 3339 or YYYY-MM-DD strings or time.Time. The
-// error text is a public, per-field message ("must be a number").
+// json.Number; dates as RFC 3339 or YYYY-MM-DD strings or time.Time.
+// Strings of the text-stored types (string, text, image, file) are
+// returned in Unicode normalization form C, so that "é" typed as one code
+// point or as "e" and a combining accent is stored, compared and kept
+// unique as one value. The error text is a public, per-field message
+// ("must be a number").
 func NormalizeValue(f *Field, v any) (any, error) {
 	if v == nil {
 		return nil, nil
@@ -43,7 +49,7 @@ func NormalizeValue(f *Field, v any) (any, error) {
 		if f.RefTarget != "" && s == "" {
 			return nil, nil
 		}
-		return s, nil
+		return norm.NFC.String(s), nil
 	case TypeNumber:
 		if !exactInteger(v) {
 			return nil, fmt.Errorf("must be an integer between -9007199254740992 and 9007199254740992 (2^53) to be stored exactly")
