@@ -276,6 +276,12 @@ func checkField(f *Field) []Finding {
 	if f.Type.IsStructured() && (f.Meta.Unique || f.Meta.Index) {
 		add(SeverityError, "meta.unique and meta.index do not apply to %s fields", f.Type)
 	}
+	switch {
+	case f.Meta.UniqueIgnoreCase && !f.Type.IsTextual():
+		add(SeverityError, "meta.uniqueIgnoreCase applies only to string and text fields")
+	case f.Meta.UniqueIgnoreCase && !f.Meta.Unique:
+		add(SeverityError, "meta.uniqueIgnoreCase needs meta.unique: true")
+	}
 	if f.Meta.Default != nil && !hasError(findings) {
 		if _, err := NormalizeValue(f, f.Meta.Default); err != nil {
 			add(SeverityError, "meta.default %s", err.Error())

@@ -26,8 +26,15 @@ type FieldMeta struct {
 	Precision int `json:"precision,omitempty"`
 	// Scale is the number of digits after the point of a decimal (0..Precision).
 	Scale int `json:"scale,omitempty"`
-	// Unique makes the value unique within a team.
+	// Unique makes the value unique within a team. Text values are
+	// compared in Unicode NFC, the form they are stored in.
 	Unique bool `json:"unique,omitempty"`
+	// UniqueIgnoreCase, on a unique string or text field, makes values
+	// that differ only in case, in compatibility forms (fullwidth "Ｓ" for
+	// "S") or in default-ignorable code points (zero-width spaces and
+	// joiners, U+FEFF, U+2060) collide as well: two values are the same
+	// when their [UniqueKey]s are.
+	UniqueIgnoreCase bool `json:"uniqueIgnoreCase,omitempty"`
 	// Index adds a (team, field) index for filters and sorts on the field.
 	Index bool `json:"index,omitempty"`
 	// Integer limits a number field to whole numbers of magnitude at most

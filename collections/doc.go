@@ -20,9 +20,9 @@
 // A field entry has a "type" (one of the eleven [FieldType] values:
 // string, text, number, decimal, boolean, date, json, repeater, array,
 // image, file), an optional "meta" object (required, label, default,
-// precision, scale, unique, index, integer, area, displayAs) and, on
-// string fields, an optional "refTarget" naming the collection it refers
-// to:
+// precision, scale, unique, uniqueIgnoreCase, index, integer, area,
+// displayAs) and, on string fields, an optional "refTarget" naming the
+// collection it refers to:
 //
 //	{
 //	  "title":      {"type": "string", "meta": {"required": true, "label": "Title"}},

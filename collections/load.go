@@ -253,6 +253,8 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			bad = json.Unmarshal(v, &m.Required) != nil
 		case "unique":
 			bad = json.Unmarshal(v, &m.Unique) != nil
+		case "uniqueIgnoreCase":
+			bad = json.Unmarshal(v, &m.UniqueIgnoreCase) != nil
 		case "index":
 			bad = json.Unmarshal(v, &m.Index) != nil
 		case "integer":
@@ -292,7 +294,7 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			}
 			m.Default = x
 		default:
-			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, index, integer, area, displayAs)", k))
+			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs)", k))
 			continue
 		}
 		if bad {

@@ -14,7 +14,7 @@ import (
 // productsSchema uses each of the eleven field types once, every meta key
 // and a refTarget, in a deliberate (non-alphabetical) order.
 const productsSchema = `{
-  "title":       {"type": "string",   "meta": {"required": true, "label": "Title", "unique": true, "index": true}},
+  "title":       {"type": "string",   "meta": {"required": true, "label": "Title", "unique": true, "uniqueIgnoreCase": true, "index": true}},
   "description": {"type": "text",     "meta": {"label": "Description", "area": "main", "displayAs": "markdown"}},
   "stock":       {"type": "number",   "meta": {"default": 0, "index": true}},
   "price":       {"type": "decimal",  "meta": {"precision": 10, "scale": 2, "default": "9.9"}},
@@ -187,8 +187,8 @@ func TestLoadReadsSchemaFiles(t *testing.T) {
 
 	t.Run("meta keys are read", func(t *testing.T) {
 		title, price, desc := c.fields[0].Meta, c.fields[3].Meta, c.fields[1].Meta
-		if !title.Required || title.Label != "Title" || !title.Unique || !title.Index {
-			t.Errorf("title meta: got %+v, want required, label Title, unique, index", title)
+		if !title.Required || title.Label != "Title" || !title.Unique || !title.UniqueIgnoreCase || !title.Index {
+			t.Errorf("title meta: got %+v, want required, label Title, unique, uniqueIgnoreCase, index", title)
 		}
 		if price.Precision != 10 || price.Scale != 2 {
 			t.Errorf("price precision, scale: got %d, %d, want 10, 2", price.Precision, price.Scale)
@@ -421,6 +421,10 @@ func TestLoadReportsSchemaErrors(t *testing.T) {
 		{"a meta.integer that is not a boolean is an error", "products.json", `{"stock": {"type": "number", "meta": {"integer": 1}}}`, "stock", "meta.integer has the wrong type"},
 		{"a fractional default on an integer field is an error", "products.json", `{"stock": {"type": "number", "meta": {"integer": true, "default": 0.5}}}`, "stock", "meta.default must be a whole number"},
 		{"unique on a json field is an error", "products.json", `{"details": {"type": "json", "meta": {"unique": true}}}`, "details", "do not apply to json fields"},
+		{"uniqueIgnoreCase without unique is an error", "products.json", `{"sku": {"type": "string", "meta": {"uniqueIgnoreCase": true}}}`, "sku", "meta.uniqueIgnoreCase needs meta.unique: true"},
+		{"uniqueIgnoreCase on a number field is an error", "products.json", `{"stock": {"type": "number", "meta": {"unique": true, "uniqueIgnoreCase": true}}}`, "stock", "meta.uniqueIgnoreCase applies only to string and text fields"},
+		{"uniqueIgnoreCase on a file field is an error", "products.json", `{"manual": {"type": "file", "meta": {"unique": true, "uniqueIgnoreCase": true}}}`, "manual", "meta.uniqueIgnoreCase applies only to string and text fields"},
+		{"a meta.uniqueIgnoreCase that is not a boolean is an error", "products.json", `{"sku": {"type": "string", "meta": {"unique": true, "uniqueIgnoreCase": "yes"}}}`, "sku", "meta.uniqueIgnoreCase has the wrong type"},
 		{"a string default on a number field is an error", "products.json", `{"stock": {"type": "number", "meta": {"default": "ten"}}}`, "stock", "meta.default must be a number"},
 		{"a number default on a string field is an error", "products.json", `{"title": {"type": "string", "meta": {"default": 5}}}`, "title", "meta.default must be a string"},
 		{"a bad date default is an error", "products.json", `{"publishedAt": {"type": "date", "meta": {"default": "tomorrow"}}}`, "publishedAt", "meta.default must be a date"},
@@ -629,6 +633,9 @@ func TestBuildReportsDefinitionErrors(t *testing.T) {
 		{"a Go decimal default that does not fit is an error",
 			Definition{Name: "products", Fields: []Field{{Name: "price", Type: TypeDecimal, Meta: FieldMeta{Precision: 3, Scale: 1, Default: 123.5}}}},
 			want{"", "products", "price", SeverityError, "meta.default must have at most 2 digit(s) before the point"}},
+		{"a Go uniqueIgnoreCase without unique is an error",
+			Definition{Name: "products", Fields: []Field{{Name: "sku", Type: TypeString, Meta: FieldMeta{UniqueIgnoreCase: true}}}},
+			want{"", "products", "sku", SeverityError, "meta.uniqueIgnoreCase needs meta.unique: true"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

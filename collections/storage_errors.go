@@ -12,7 +12,8 @@ import (
 
 // ErrSchemaDrift is matched by every *DriftError: a stored collection
 // table no longer matches its definition in a way schema sync will not fix
-// by itself (a field was removed or changed its type).
+// by itself (a field was removed or changed its type, or its stored values
+// stand against a new setting of the field).
 var ErrSchemaDrift = errors.New("schema drift")
 
 // DriftError reports a schema drift (errors.Is ErrSchemaDrift): the stored
@@ -29,10 +30,22 @@ type DriftError struct {
 	// NewType is the definition's type label; "" when the field was
 	// removed from the schema.
 	NewType string
+	// Setting, when not empty, names a field setting that the stored rows
+	// stand against ("meta.uniqueIgnoreCase"); the field's type did not
+	// change (OldType and NewType are equal), and Conflict shows some of
+	// the stored values in the way.
+	Setting string
+	// Conflict is a sample of the stored values that keep Setting from
+	// being applied, quoted and comma-separated.
+	Conflict string
 }
 
-// Error names collection, field and types and says how to proceed.
+// Error names collection, field and types (or the setting and the values
+// in its way) and says how to proceed.
 func (e *DriftError) Error() string {
+	if e.Setting != "" {
+		return fmt.Sprintf("schema drift: %s.%s (%s) cannot take %s: stored values collide under it (%s); make them distinct, then sync again", e.Collection, e.Field, e.NewType, e.Setting, e.Conflict)
+	}
 	if e.NewType == "" {
 		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column is still in the table; restore the field or allow destructive changes (which drop the column and its data)", e.Collection, e.Field, e.OldType)
 	}
