@@ -312,14 +312,17 @@ func (s *Store) batchInsertSQL(c *collections.Collection, cols []string, batch [
 }
 
 // columnTypes maps the quoted name of each column of c's table that
-// insertParts may write to its SQL type, without collation (a sort key is
-// text).
+// insertParts may write to its SQL type, without collation (a sort key and
+// a unique key are text).
 func (s *Store) columnTypes(c *collections.Collection) map[string]string {
 	types := map[string]string{}
 	for _, a := range c.Attributes() {
 		types[quote(a.Column)] = strings.TrimSuffix(columnType(s.dialect, a), ` COLLATE "C"`)
 		if hasSortKey(a) {
 			types[quote(sortKeyColumn(a))] = "TEXT"
+		}
+		if hasUniqueKey(a) {
+			types[quote(uniqueKeyColumn(a))] = "TEXT"
 		}
 	}
 	return types

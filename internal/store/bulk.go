@@ -39,6 +39,9 @@ func (s *Store) InsertMany(ctx context.Context, db bun.IDB, c *collections.Colle
 		if hasSortKey(a) {
 			cols = append(cols, quote(sortKeyColumn(a)))
 		}
+		if hasUniqueKey(a) {
+			cols = append(cols, quote(uniqueKeyColumn(a)))
+		}
 	}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
 	per := bulkRowsPerStatement
@@ -63,6 +66,9 @@ func (s *Store) InsertMany(ctx context.Context, db bun.IDB, c *collections.Colle
 				args = append(args, ev)
 				if hasSortKey(a) {
 					args = append(args, sortKeyValue(ev))
+				}
+				if hasUniqueKey(a) {
+					args = append(args, uniqueKeyValue(ev))
 				}
 			}
 			team, _ := rec["teamId"].(string)

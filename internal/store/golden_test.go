@@ -29,6 +29,7 @@ func TestGoldenSchemaDDL(t *testing.T) {
 	folders := []struct{ name, dir string }{
 		{"examples-schemas", "../../examples/schemas"},
 		{"examples-basic", "../../examples/basic/schemas"},
+		{"unique-keys", "testdata/schemas"},
 	}
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		for _, f := range folders {

@@ -326,7 +326,7 @@ func (s *Store) insertOf(c *collections.Collection, rec Record) (string, []any, 
 }
 
 // insertParts returns the arguments of rec's attributes in c's table (sort
-// keys included) and, with names, their quoted columns and placeholders.
+// and unique keys included) and, with names, their quoted columns and placeholders.
 func (s *Store) insertParts(c *collections.Collection, rec Record, names bool) (cols, marks []string, args []any, err error) {
 	args = make([]any, 0, len(rec)+4)
 	for _, a := range c.Attributes() {
@@ -347,6 +347,13 @@ func (s *Store) insertParts(c *collections.Collection, rec Record, names bool) (
 			args = append(args, sortKeyValue(ev))
 			if names {
 				cols = append(cols, quote(sortKeyColumn(a)))
+				marks = append(marks, "?")
+			}
+		}
+		if hasUniqueKey(a) {
+			args = append(args, uniqueKeyValue(ev))
+			if names {
+				cols = append(cols, quote(uniqueKeyColumn(a)))
 				marks = append(marks, "?")
 			}
 		}
@@ -433,8 +440,8 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 }
 
 // setList returns the "column = ?" assignments of changes and their
-// encoded values (an attribute with a sort key sets that too); id and
-// teamId are never set.
+// encoded values (an attribute with a sort key or a unique key sets those
+// too); id and teamId are never set.
 func (s *Store) setList(c *collections.Collection, changes Record) ([]string, []any, error) {
 	var sets []string
 	var args []any
@@ -452,6 +459,10 @@ func (s *Store) setList(c *collections.Collection, changes Record) ([]string, []
 		if hasSortKey(a) {
 			sets = append(sets, quote(sortKeyColumn(a))+" = ?")
 			args = append(args, sortKeyValue(ev))
+		}
+		if hasUniqueKey(a) {
+			sets = append(sets, quote(uniqueKeyColumn(a))+" = ?")
+			args = append(args, uniqueKeyValue(ev))
 		}
 	}
 	return sets, args, nil
@@ -761,14 +772,20 @@ func (s *Store) Exists(ctx context.Context, db bun.IDB, c *collections.Collectio
 }
 
 // Taken reports whether another record of team teamID (not exceptID)
-// holds value in attribute a.
+// holds value in attribute a, or, for a field with meta.uniqueIgnoreCase,
+// a value with the same collections.UniqueKey.
 func (s *Store) Taken(ctx context.Context, db bun.IDB, c *collections.Collection, a *collections.Attribute, teamID, exceptID string, value any) (bool, error) {
 	ev, err := encode(s.dialect, a, value)
 	if err != nil {
 		return false, err
 	}
+	col := quote(a.Column)
+	if hasUniqueKey(a) {
+		// Values with one key collide, as the key's unique index has it.
+		col, ev = quote(uniqueKeyColumn(a)), uniqueKeyValue(ev)
+	}
 	var n int
-	q := "SELECT count(*) FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND ` + quote(a.Column) + ` = ? AND "id" <> ?`
+	q := "SELECT count(*) FROM " + quote(c.Table()) + ` WHERE "team_id" = ? AND ` + col + ` = ? AND "id" <> ?`
 	if err := s.queryRowKeyed(ctx, db, q, teamID, ev, exceptID).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table(), a.Column, err)
 	}
@@ -1344,6 +1361,9 @@ func (s *Store) insertSQL(c *collections.Collection) string {
 		cols, marks = append(cols, quote(a.Column)), append(marks, "?")
 		if hasSortKey(a) {
 			cols, marks = append(cols, quote(sortKeyColumn(a))), append(marks, "?")
+		}
+		if hasUniqueKey(a) {
+			cols, marks = append(cols, quote(uniqueKeyColumn(a))), append(marks, "?")
 		}
 	}
 	return s.counted(c, insertSQLFor(c.Table(), cols, marks), 1)

@@ -198,7 +198,11 @@ func classifyFor(c *collections.Collection, err error) error {
 		}
 	}
 	for _, f := range c.AllFields() {
-		if f.Meta.Unique && indexName("ux", c.Table(), collections.ColumnName(f.Name)) == name {
+		if !f.Meta.Unique {
+			continue
+		}
+		a, _ := c.Attribute(f.Name)
+		if indexName("ux", c.Table(), collections.ColumnName(f.Name)) == name || a != nil && hasUniqueKey(a) && uniqueKeyIndex(c, a) == name {
 			ce.Field = f.Name
 			ce.Message = fmt.Sprintf("%s must be unique in the team; another record has this value", f.Name)
 		}
@@ -209,8 +213,9 @@ func classifyFor(c *collections.Collection, err error) error {
 // SoleUniqueField returns the field of c's only unique index ("" when c
 // has none or several): a unique violation on c can then only be on that
 // field, so a write may leave the check to the index instead of looking
-// first. Unique indexes are those of unique fields (indexesOf); it reads
-// the fields, not the index list, as it runs on every write.
+// first. Unique indexes are those of unique fields (indexesOf: one per
+// field, two with meta.uniqueIgnoreCase); it reads the fields, not the
+// index list, as it runs on every write.
 func SoleUniqueField(c *collections.Collection) string {
 	field := ""
 	for _, f := range c.AllFields() {

@@ -81,6 +81,9 @@ type tableDef struct {
 	// SortKeys lists the columns that have a sort key column (see
 	// collation.go).
 	SortKeys []string `json:"sortKeys,omitempty"`
+	// UniqueKeys lists the columns that have a unique key column (see
+	// uniquekey.go).
+	UniqueKeys []string `json:"uniqueKeys,omitempty"`
 	// Counted is the layout of the table's row counts (countFormat, see
 	// counts.go); 0 for a table synced before kit kept them.
 	Counted int `json:"counted,omitempty"`
@@ -123,6 +126,7 @@ func definitionOf(c *collections.Collection) tableDef {
 	}
 	td.Indexes = indexesOf(c)
 	td.SortKeys = sortKeyColumns(c)
+	td.UniqueKeys = uniqueKeyColumns(c)
 	td.Search = searchColumns(c)
 	td.Counted = countFormat
 	if len(td.Search) > 0 {
@@ -132,7 +136,8 @@ func definitionOf(c *collections.Collection) tableDef {
 }
 
 // indexesOf lists the indexes a collection needs, team first: the default
-// list order, one per unique or indexed field, one per reference.
+// list order, one per unique or indexed field (and a second, on the
+// unique key, per field with meta.uniqueIgnoreCase), one per reference.
 func indexesOf(c *collections.Collection) []indexDef {
 	var ix []indexDef
 	if c.UseMetadata() {
@@ -149,7 +154,11 @@ func indexesOf(c *collections.Collection) []indexDef {
 		case f.Meta.Index || f.RefTarget != "":
 			ix = append(ix, indexDef{Name: indexName("ix", c.Table(), col), Columns: []string{"team_id", col}})
 		}
-		if a, ok := c.Attribute(f.Name); ok && hasSortKey(a) && (f.Meta.Index || f.Meta.Unique) {
+		a, ok := c.Attribute(f.Name)
+		if ok && hasUniqueKey(a) {
+			ix = append(ix, indexDef{Name: uniqueKeyIndex(c, a), Columns: []string{"team_id", uniqueKeyColumn(a)}, Unique: true})
+		}
+		if ok && hasSortKey(a) && (f.Meta.Index || f.Meta.Unique) {
 			// Sorting by an indexed text field walks this index.
 			ix = append(ix, indexDef{Name: indexName("ix", c.Table(), col+"_sort"), Columns: []string{"team_id", sortKeyColumn(a), col, "id"}, NullsFirst: true})
 		}
@@ -269,6 +278,10 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 					have.SortKeys = append(have.SortKeys, strings.TrimSuffix(name, sortKeySuffix))
 					continue
 				}
+				if strings.HasSuffix(name, uniqueKeySuffix) {
+					have.UniqueKeys = append(have.UniqueKeys, strings.TrimSuffix(name, uniqueKeySuffix))
+					continue
+				}
 				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
 			}
 		}
@@ -283,6 +296,9 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 			return nil, err
 		}
 		if err := s.syncSortKeys(ctx, tx, c, *have); err != nil {
+			return nil, err
+		}
+		if err := s.syncUniqueKeys(ctx, tx, c, *have); err != nil {
 			return nil, err
 		}
 		if err := s.backfillManaged(ctx, tx, c, *have); err != nil {
@@ -376,22 +392,26 @@ func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (s
 }
 
 // createTable creates c's table: its attributes' columns in attribute
-// order, then the sort keys. Keys last: a row is read from its first column
+// order, then the sort keys, then the unique keys. Keys last: a row is read from its first column
 // on, so a scan that tests other fields never steps over a long text's key
 // (measured in bench/doc.go). Tables made before keep their order.
 func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
-	var defs, keys []string
+	var defs, keys, ukeys []string
 	var fks []func() error
 	for _, a := range c.Attributes() {
 		defs = append(defs, s.columnSQL(c, a, true))
 		if hasSortKey(a) {
 			keys = append(keys, s.sortKeyColumnSQL(a))
 		}
+		if hasUniqueKey(a) {
+			ukeys = append(ukeys, s.uniqueKeyColumnSQL(a))
+		}
 		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
 	}
 	defs = append(defs, keys...)
+	defs = append(defs, ukeys...)
 	q := "CREATE TABLE IF NOT EXISTS " + quote(c.Table()) + " (\n  " + strings.Join(defs, ",\n  ") + "\n)"
 	if _, err := s.execOnce(ctx, tx, q); err != nil {
 		return nil, fmt.Errorf("store: create table %s: %w", c.Table(), err)
