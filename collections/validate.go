@@ -268,11 +268,18 @@ func (c *Collection) validateBody(body map[string]any, create bool) (map[string]
 			verr.add(k, "is required")
 		}
 	}
+	inst := schemaInstance(in)
+	for k, v := range inst {
+		if c.attrs[k].Field.Type.IsStructured() && jsonDepth(v, MaxJSONDepth) > MaxJSONDepth {
+			verr.add(k, fmt.Sprintf("nests arrays and objects deeper than %d levels", MaxJSONDepth))
+			delete(inst, k)
+		}
+	}
 	sch := c.valid.update
 	if create {
 		sch = c.valid.create
 	}
-	if err := sch.Validate(schemaInstance(in)); err != nil {
+	if err := sch.Validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
 			return nil, err
@@ -303,6 +310,48 @@ func (c *Collection) validateBody(body map[string]any, create bool) (map[string]
 		out[k] = v
 	}
 	return out, nil
+}
+
+// MaxJSONDepth is how deeply the value of a json, repeater or array field
+// may nest arrays and objects: the field's own array or object is level 1,
+// so [[1]] is 2 levels deep. A deeper value is a *ValidationError naming
+// the field, on every engine and for Go callers and HTTP alike.
+//
+// The limit keeps every stored value far inside what each engine's JSON
+// functions accept (SQLite's stop at 1,000 levels, and the change log and
+// the events add-on wrap a record's values a few levels deeper again) and
+// what clients' JSON decoders accept, while no document shaped by hand or
+// by a form comes near it.
+const MaxJSONDepth = 64
+
+// jsonDepth returns how deeply v nests arrays and objects (a scalar is 0,
+// [] and [1] are 1), looking no deeper than limit+1 levels.
+func jsonDepth(v any, limit int) int {
+	var children []any
+	switch x := v.(type) {
+	case []any:
+		children = x
+	case map[string]any:
+		children = make([]any, 0, len(x))
+		for _, e := range x {
+			children = append(children, e)
+		}
+	default:
+		return 0
+	}
+	deepest := 0
+	for _, e := range children {
+		if limit <= 0 {
+			return 2 // one more level than the limit allows
+		}
+		if d := jsonDepth(e, limit-1); d > deepest {
+			deepest = d
+			if deepest > limit {
+				break
+			}
+		}
+	}
+	return deepest + 1
 }
 
 // schemaInstance converts Go values that the schema library does not know
