@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/collectionkit/kit/internal/wire"
 	"github.com/collectionkit/kit/teamauth"
@@ -39,6 +41,10 @@ func (k *Kit) Handler() http.Handler {
 // routes of the moment.
 func (k *Kit) buildHandler() http.Handler {
 	var h http.Handler = k.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := checkRequestText(r); err != nil {
+			k.WriteError(w, r, err)
+			return
+		}
 		k.router.mux.Load().ServeHTTP(w, r)
 	}))
 	for i := len(k.cfg.Middleware) - 1; i >= 0; i-- {
@@ -104,7 +110,7 @@ func (rt *router) add(k *Kit, method, pattern string, h http.Handler) {
 	// routes is small and changes only at setup.
 	mux := http.NewServeMux()
 	for p, methods := range rt.routes {
-		mux.Handle(p, dispatch(k, methods))
+		mux.Handle(p, dispatch(k, pathWildcards(p), methods))
 	}
 	mux.Handle("/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		k.WriteError(w, r, &Error{Status: http.StatusNotFound, Message: "no such route"})
@@ -112,7 +118,7 @@ func (rt *router) add(k *Kit, method, pattern string, h http.Handler) {
 	rt.mux.Store(mux)
 }
 
-func dispatch(k *Kit, methods map[string]http.Handler) http.Handler {
+func dispatch(k *Kit, wildcards []string, methods map[string]http.Handler) http.Handler {
 	allowed := make([]string, 0, len(methods))
 	for m := range methods {
 		allowed = append(allowed, m)
@@ -130,8 +136,86 @@ func dispatch(k *Kit, methods map[string]http.Handler) http.Handler {
 			k.WriteError(w, r, &Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("method %s is not allowed here (allowed: %s)", r.Method, allow)})
 			return
 		}
+		namesNothing(r, wildcards)
 		h.ServeHTTP(w, r)
 	})
+}
+
+// wildcardName matches a wildcard of a route pattern, "{id}" or "{rest...}".
+var wildcardName = regexp.MustCompile(`\{([^{}.]+)(?:\.\.\.)?\}`)
+
+// pathWildcards lists the wildcard names of a route pattern.
+func pathWildcards(pattern string) []string {
+	var names []string
+	for _, m := range wildcardName.FindAllStringSubmatch(pattern, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// nothingNamed stands for a path value that is not valid UTF-8 or holds
+// NUL: no id, slug or key kit or teamauth makes holds U+FFFD.
+const nothingNamed = "\uFFFD"
+
+// namesNothing replaces each of r's path values that is not valid UTF-8 or
+// holds a NUL byte with a valid value that names nothing. Such a value
+// cannot name a team, record, user or collection (they are valid text
+// without NUL), and the databases refuse it differently (PostgreSQL fails
+// the statement, SQLite finds no row), so the route runs as for a missing
+// id: the same authentication first, then the same 404 and body on every
+// engine.
+func namesNothing(r *http.Request, wildcards []string) {
+	for _, name := range wildcards {
+		if v := r.PathValue(name); !isText(v) {
+			r.SetPathValue(name, nothingNamed)
+		}
+	}
+}
+
+// isText reports whether s is valid UTF-8 without NUL bytes: what a
+// database text column can hold on every engine.
+func isText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// checkRequestText refuses, before routing, what no route can serve:
+//
+//   - a path with an empty segment ("/api/teams//x") or a "." or ".."
+//     segment is a 400 (ServeMux would answer it with an HTML redirect to
+//     a cleaned path that names something else, a team route without its
+//     team, say);
+//   - a query parameter whose name or value is not valid UTF-8 or holds a
+//     NUL byte is a 400 naming the parameter.
+func checkRequestText(r *http.Request) error {
+	segs := strings.Split(r.URL.Path, "/")
+	for i, seg := range segs {
+		switch {
+		case seg == "" && i > 0 && i < len(segs)-1:
+			return &Error{Status: http.StatusBadRequest, Message: "the path has an empty segment (two slashes in a row): a team, collection or id is missing"}
+		case seg == "." || seg == "..":
+			return &Error{Status: http.StatusBadRequest, Message: "the path has a \".\" or \"..\" segment"}
+		}
+	}
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	q := r.URL.Query()
+	names := make([]string, 0, len(q))
+	for name := range q {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !isText(name) {
+			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("query parameter %q: the name is not valid UTF-8 text without NUL", name)}
+		}
+		for _, v := range q[name] {
+			if !isText(v) {
+				return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("query parameter %s: the value is not valid UTF-8 text without NUL", name)}
+			}
+		}
+	}
+	return nil
 }
 
 // wrap adds what every request gets: request facts and correlation id in
