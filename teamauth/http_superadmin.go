@@ -3,6 +3,7 @@ package teamauth
 import (
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 )
 
 // pagination is the pagination data of a super-admin list, in the shape of
@@ -19,12 +20,20 @@ type listBody[T any] struct {
 	Pagination pagination `json:"pagination"`
 }
 
-// pageQuery reads ?search=&page=&pageSize= (1 to 100, default 20); a bad
-// page or pageSize is a *QueryError naming it. (The route has checked
+// maxSearchRunes bounds the super-admin searches: a name or an email is
+// shorter, and SQLite refuses LIKE patterns past a length.
+const maxSearchRunes = 200
+
+// pageQuery reads ?search=&page=&pageSize= (1 to 100, default 20); a
+// search over maxSearchRunes characters, or a bad page or pageSize, is a
+// *QueryError naming it. (The route has checked
 // the text rule of every parameter.)
 func pageQuery(r *http.Request) (PageQuery, error) {
 	v := r.URL.Query()
 	q := PageQuery{Search: v.Get("search"), Page: 1, PageSize: 20}
+	if utf8.RuneCountInString(q.Search) > maxSearchRunes {
+		return q, &QueryError{Param: "search", Message: "must be at most " + strconv.Itoa(maxSearchRunes) + " characters"}
+	}
 	for _, p := range []struct {
 		name string
 		dst  *int

@@ -152,8 +152,12 @@ func (s *Store) Team(ctx context.Context, idOrSlug string) (*Team, error) {
 	return t, nil
 }
 
-// User finds a user by id.
+// User finds a user by id. A value that is not text names no user:
+// ErrUserNotFound, without a lookup.
 func (s *Store) User(ctx context.Context, id string) (*User, error) {
+	if wire.TextProblem(id) != "" {
+		return nil, ErrUserNotFound
+	}
 	u, dst := scanUser(nil)
 	if err := s.run.QueryRowKeyed(ctx, s.db, sqlUserByID, id).Scan(dst...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
