@@ -185,16 +185,15 @@ func isText(s string) bool {
 //     a cleaned path that names something else, a team route without its
 //     team, say);
 //   - a query parameter whose name or value is not valid UTF-8 or holds a
-//     NUL byte is a 400 naming the parameter.
+//     NUL byte is a 400 *QueryError naming the parameter (data.param; a
+//     name that is not text is quoted with Go's escapes).
 func checkRequestText(r *http.Request) error {
-	segs := strings.Split(r.URL.Path, "/")
-	for i, seg := range segs {
-		switch {
-		case seg == "" && i > 0 && i < len(segs)-1:
-			return &Error{Status: http.StatusBadRequest, Message: "the path has an empty segment (two slashes in a row): a team, collection or id is missing"}
-		case seg == "." || seg == "..":
-			return &Error{Status: http.StatusBadRequest, Message: "the path has a \".\" or \"..\" segment"}
-		}
+	// An empty segment anywhere but at the end is a "//"; a trailing
+	// slash alone is a route's business.
+	if p := r.URL.Path; strings.Contains(p, "//") {
+		return &Error{Status: http.StatusBadRequest, Message: "the path has an empty segment (two slashes in a row): a team, collection or id is missing"}
+	} else if strings.Contains(p, "/./") || strings.Contains(p, "/../") || strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..") || p == "." || p == ".." {
+		return &Error{Status: http.StatusBadRequest, Message: "the path has a \".\" or \"..\" segment"}
 	}
 	if r.URL.RawQuery == "" {
 		return nil
@@ -207,11 +206,11 @@ func checkRequestText(r *http.Request) error {
 	sort.Strings(names)
 	for _, name := range names {
 		if !isText(name) {
-			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("query parameter %q: the name is not valid UTF-8 text without NUL", name)}
+			return &QueryError{Param: fmt.Sprintf("%q", name), Message: "the name is not valid UTF-8 text without NUL"}
 		}
 		for _, v := range q[name] {
 			if !isText(v) {
-				return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("query parameter %s: the value is not valid UTF-8 text without NUL", name)}
+				return &QueryError{Param: name, Message: "the value is not valid UTF-8 text without NUL"}
 			}
 		}
 	}
