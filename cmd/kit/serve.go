@@ -124,7 +124,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle(prefix+"/", k.Handler())
+	api := k.Handler()
+	mux.Handle(prefix+"/", api)
 	if !o.noAdmin {
 		mux.Handle(adminPath, http.StripPrefix(strings.TrimSuffix(adminPath, "/"), admin.Handler(k)))
 	}
@@ -137,7 +138,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		kit.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
 	srv := &http.Server{
-		Handler:           mux,
+		Handler:           apiFirst(prefix, api, mux),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -265,4 +266,19 @@ func baseURL(addr net.Addr) string {
 		ip = net.IPv4(127, 0, 0, 1)
 	}
 	return "http://" + net.JoinHostPort(ip.String(), strconv.Itoa(tcp.Port))
+}
+
+// apiFirst serves the paths under prefix with api as they were sent, and
+// the rest with mux. ServeMux cleans a path before it routes it, and
+// answers one with an empty or a dot segment ("/api/teams//x") with an
+// HTML redirect to the cleaned path, which names something else; kit's
+// handler answers such a path with a 400 in its error shape instead.
+func apiFirst(prefix string, api, mux http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, prefix+"/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }

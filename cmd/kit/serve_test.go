@@ -107,6 +107,20 @@ func TestServeAnswersUnderThePrefixAndAtHealthzAndStopsWhenTheContextEnds(t *tes
 	if status, body := getJSON(t, apiURL+"/kit/collections", ""); status != 401 || body["status"] != float64(401) {
 		t.Errorf("GET /v1/kit/collections without a token: got %d %v, want kit's 401 answer", status, body)
 	}
+	for _, path := range []string{"/v1/teams//x", "/v1/teams/acme/../x", "/v1/./kit/collections"} {
+		// Not ServeMux's HTML redirect to a cleaned path: kit's 400.
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, origin+path, nil)
+		req.URL.Opaque = path // sent as written, not cleaned by the client
+		resp, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 400 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") || !strings.Contains(string(body), `"status":400`) {
+			t.Errorf("GET %s: got %d %s %s, want kit's 400 in its error shape", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		}
+	}
 	if resp, err := http.Get(origin + "/api/kit/collections"); err != nil || resp.StatusCode != 404 {
 		t.Errorf("GET /api/kit/collections with prefix /v1: got %v, %v; want 404", resp.StatusCode, err)
 	} else {
