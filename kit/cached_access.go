@@ -99,7 +99,7 @@ func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serv
 	}
 	serve(cw, attempt, collectionCall{
 		c:     c,
-		actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role},
+		actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role, fromAccess: true},
 		acc:   acc,
 	})
 	if cw.decide() {

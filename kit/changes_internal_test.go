@@ -27,7 +27,7 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 	if _, err := k.hub.subscribe(t.Context(), slow); err != nil {
 		t.Fatal(err)
 	}
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	for range 2 {
 		if _, err := k.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
 			t.Fatal(err)
@@ -80,7 +80,7 @@ func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanIt
 	// comes long after the writer committed them all.
 	writer, _, sub := writerAndReader(t, ChangesConfig{Buffer: 8, PollInterval: 300 * time.Millisecond})
 	const writes = 40
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	for range writes {
 		if _, err := writer.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
 			t.Fatal(err)
@@ -226,7 +226,7 @@ func TestChangeHubHandsAStreamOneRoundPerDeliveryOfSeveralBatches(t *testing.T) 
 	// buffer).
 	writer, reader, sub := writerAndReader(t, ChangesConfig{Buffer: 64, PollInterval: time.Hour})
 	const writes = 61
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	for i := range writes {
 		w := writer
 		if i == writes-1 {
@@ -356,7 +356,7 @@ func TestChangeHubDeliversItsOwnSQLiteWritesWithoutReadingTheLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.hub.unsubscribe(sub)
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	const writers, each = 4, 25 // concurrent writers: several writes per group commit
 	var wg sync.WaitGroup
 	for range writers {
@@ -386,7 +386,7 @@ func TestChangeHubReadsTheLogForAChangeItWasNotHanded(t *testing.T) {
 	// them, are not, and come from the log: in position order, none
 	// missing.
 	writer, reader, sub := writerAndReader(t, ChangesConfig{Buffer: 64, PollInterval: time.Hour})
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner}
+	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	order := []*Kit{reader, writer, writer, reader, writer, reader}
 	for _, w := range order {
 		if _, err := w.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {

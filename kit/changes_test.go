@@ -183,7 +183,9 @@ func (w *world) actor(name string) kit.Actor {
 	if role == "" {
 		role = teamauth.RoleMember
 	}
-	return kit.Actor{UserID: w.ids[name], TeamID: w.ids["acme"], Role: role}
+	// As a request's actor: the group-commit tests queue writes behind
+	// HoldWrites, where an in-memory database's reads wait for the writer.
+	return kit.ActorOfARequest(kit.Actor{UserID: w.ids[name], TeamID: w.ids["acme"], Role: role})
 }
 
 func TestChangeStreamNarrowsToCollections(t *testing.T) {

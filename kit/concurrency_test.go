@@ -54,6 +54,9 @@ func TestConcurrentCreates(t *testing.T) {
 			k.OnMutationTx(func(context.Context, bun.Tx, *kit.Mutation) error { txHooks.Add(1); return nil })
 			k.OnMutation(func(context.Context, kit.Mutation) { hooks.Add(1) })
 
+			for w := range workers {
+				seedActors(t, k, kit.Actor{UserID: fmt.Sprint("user-", w), TeamID: teamA})
+			}
 			var wg sync.WaitGroup
 			var ok atomic.Int64
 			errs := make(chan error, workers*perWorker)
@@ -118,6 +121,9 @@ func testConcurrentUniqueCreates(t *testing.T, e testdb.Engine) {
 	// PostgreSQL schema.
 	k := newKitConfig(t, kit.Config{DB: testdb.Shared(t, e)(), Definitions: shopDefs()})
 	const n = 16
+	for i := range n {
+		seedActors(t, k, kit.Actor{UserID: fmt.Sprint("user-", i), TeamID: teamA})
+	}
 	var wg sync.WaitGroup
 	var won, conflicts atomic.Int64
 	for i := range n {
@@ -156,6 +162,11 @@ func TestConcurrentMixedTenantTraffic(t *testing.T) {
 func testConcurrentMixedTenantTraffic(t *testing.T, e testdb.Engine) {
 	k := newKitConfig(t, kit.Config{DB: testdb.Shared(t, e)(), Definitions: shopDefs()})
 	const perTeam, rounds = 4, 25
+	for _, team := range []string{teamA, teamB} {
+		for w := range perTeam {
+			seedActors(t, k, kit.Actor{UserID: fmt.Sprintf("%s-user-%d", team, w), TeamID: team})
+		}
+	}
 	var wg sync.WaitGroup
 	for _, team := range []string{teamA, teamB} {
 		for w := range perTeam {

@@ -35,7 +35,7 @@ import (
 // siblings are renumbered 0..n-1.
 func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 	started := time.Now()
-	c, err := r.open(a)
+	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,10 @@
 //
 // [Kit.Records] gives Go code the list, get, create, update and delete
 // operations the HTTP API uses, with the same validation, tenancy and
-// hooks.
+// hooks. The [Actor] a Go caller passes is trusted for its role, but its
+// team (by id) and user must exist in the [Config.Directory]: a write as
+// an actor of a missing team or user is teamauth.ErrTeamNotFound or
+// teamauth.ErrUserNotFound, and writes nothing.
 //
 // # Conditional writes
 //

@@ -219,7 +219,9 @@ func TestConditionalUpdateWaitsForTheWriteItChecksAgainst(t *testing.T) {
 		}()
 		<-inHook
 		go func() {
-			r, err := recs.UpdateWith(context.Background(), adminA, id, map[string]any{"title": "second"}, cond)
+			// As a request's actor: queued behind the first update, an
+			// in-memory database's reads wait for the writer.
+			r, err := recs.UpdateWith(context.Background(), kit.ActorOfARequest(adminA), id, map[string]any{"title": "second"}, cond)
 			second <- result{r, err}
 		}()
 		waitUntil(t, "the second update waits for the first", func() bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
 )
 
 // DeleteMany deletes several records in one transaction, all or nothing,
@@ -29,7 +30,15 @@ func ExampleRecords_DeleteMany() {
 	defer k.Close()
 
 	ctx := context.Background()
-	alice := kit.Actor{UserID: "alice", TeamID: "acme"}
+	acme, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Alice", Email: "alice@example.com"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	alice := kit.Actor{UserID: user.ID, TeamID: acme.ID}
 	notes := k.Records("appNotes")
 	var ids []string
 	for _, body := range []string{"one", "two", "three"} {

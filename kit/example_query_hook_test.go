@@ -11,6 +11,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
 )
 
 // writeLogger is a bun.QueryHook that prints the writes to app_notes, the
@@ -44,7 +45,15 @@ func ExampleConfig_queryHook() {
 	defer k.Close()
 
 	ctx := context.Background()
-	alice := kit.Actor{UserID: "alice", TeamID: "acme"}
+	acme, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Alice", Email: "alice@example.com"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	alice := kit.Actor{UserID: user.ID, TeamID: acme.ID}
 	note, err := k.Records("appNotes").Create(ctx, alice, map[string]any{"text": "first"})
 	if err != nil {
 		log.Fatal(err)

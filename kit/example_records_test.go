@@ -10,6 +10,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
 )
 
 // A collection defined in Go, stored in an in-memory SQLite database and
@@ -35,7 +36,20 @@ func ExampleKit_Records() {
 	defer k.Close()
 
 	ctx := context.Background()
-	alice := kit.Actor{UserID: "alice", TeamID: "acme"}
+	// An actor names a team and a user that exist: here kit's own
+	// accounts; a host with its own users implements a Directory instead.
+	acme, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Alice", Email: "alice@example.com"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := k.Accounts().AddMember(ctx, acme.ID, user.ID, teamauth.RoleMember); err != nil {
+		log.Fatal(err)
+	}
+	alice := kit.Actor{UserID: user.ID, TeamID: acme.ID, Role: teamauth.RoleMember}
 	products := k.Records("shopProducts")
 	for _, p := range []map[string]any{
 		{"title": "Tea", "price": "4.5"},
@@ -57,8 +71,16 @@ func ExampleKit_Records() {
 	}
 
 	// Another team sees none of them.
-	other, _ := products.List(ctx, kit.Actor{UserID: "bob", TeamID: "globex"}, nil)
+	globex, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Globex", Slug: "globex"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	other, _ := products.List(ctx, kit.Actor{UserID: user.ID, TeamID: globex.ID}, nil)
 	fmt.Println("globex sees", other.Pagination.TotalItems)
+
+	// An actor whose team does not exist writes nothing.
+	_, err = products.Create(ctx, kit.Actor{UserID: user.ID, TeamID: "no-such-team"}, map[string]any{"title": "Ghost"})
+	fmt.Println(kit.StatusOf(err), errors.Is(err, teamauth.ErrTeamNotFound))
 
 	// Bad input names the fields at fault.
 	_, err = products.Create(ctx, alice, map[string]any{"price": "1.234"})
@@ -73,6 +95,7 @@ func ExampleKit_Records() {
 	// Cocoa    9.99 active=false
 	// Tea      4.50 active=true
 	// globex sees 0
+	// 404 true
 	// 400 title: is required
 	// 400 price: must have at most 2 digit(s) after the point
 }
@@ -94,7 +117,15 @@ func ExampleRecords_UpdateWith() {
 	defer k.Close()
 
 	ctx := context.Background()
-	owner := kit.Actor{UserID: "olga", TeamID: "acme", Role: "owner"}
+	acme, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	olga, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Olga", Email: "olga@example.com"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	owner := kit.Actor{UserID: olga.ID, TeamID: acme.ID, Role: teamauth.RoleOwner}
 	notes := k.Records("appNotes")
 	note, err := notes.Create(ctx, owner, map[string]any{"body": "draft"})
 	if err != nil {

@@ -24,8 +24,9 @@ import (
 	"github.com/collectionkit/kit/teamauth"
 )
 
-// Teams and users of the fixtures. IDs are plain strings: the record API
-// trusts the Actor, so no team or user rows are needed.
+// Teams and users of the fixtures. IDs are plain strings, seeded as rows
+// by newKitConfig (seedActors): a Go caller's Actor must name a team and a
+// user that exist.
 const (
 	teamA = "team-a"
 	teamB = "team-b"
@@ -140,7 +141,49 @@ func newKitConfig(t testing.TB, cfg kit.Config) *kit.Kit {
 	if cfg.Logger == nil {
 		cfg.Logger = quietLogger()
 	}
-	return kittest.NewKit(t, cfg)
+	k := kittest.NewKit(t, cfg)
+	seedActors(t, k, fixtureActors...)
+	return k
+}
+
+// fixtureActors are the actors the suites name without creating their
+// teams and users through the accounts API; newKitConfig seeds them.
+// (Their teams' slugs, team-a and team-b, are none a seeded world uses.)
+var fixtureActors = []kit.Actor{
+	aliceA, bobA, adminA, ownerA, carolB, adminB,
+	{UserID: "alice", TeamID: teamB}, {UserID: "nobody", TeamID: teamA},
+}
+
+// seedActors inserts a team row (id and slug the actor's TeamID) and a
+// user row for each of actors that k's accounts tables lack, so that Go
+// callers' writes find them (kit checks that an Actor's team and user
+// exist). Rows are written directly: the fixtures' ids are not UUIDs.
+func seedActors(t testing.TB, k *kit.Kit, actors ...kit.Actor) {
+	t.Helper()
+	if err := insertActors(k.DB(), actors...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// insertActors is seedActors' work, for helpers without a testing.TB.
+func insertActors(db bun.IDB, actors ...kit.Actor) error {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	for _, a := range actors {
+		if a.TeamID != "" {
+			if _, err := db.ExecContext(ctx, `INSERT INTO kit_teams (id, name, slug, description, avatar_url, settings, created_at)
+				VALUES (?, ?, ?, '', '', '{}', ?) ON CONFLICT DO NOTHING`, a.TeamID, a.TeamID, a.TeamID, now); err != nil {
+				return fmt.Errorf("seed team %s: %w", a.TeamID, err)
+			}
+		}
+		if a.UserID != "" {
+			if _, err := db.ExecContext(ctx, `INSERT INTO kit_users (id, name, email, role, banned, image, created_at)
+				VALUES (?, ?, '', '', false, '', ?) ON CONFLICT DO NOTHING`, a.UserID, a.UserID, now); err != nil {
+				return fmt.Errorf("seed user %s: %w", a.UserID, err)
+			}
+		}
+	}
+	return nil
 }
 
 // tempDBPath is a SQLite file path in a directory removed when t ends.

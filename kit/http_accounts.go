@@ -70,7 +70,7 @@ func (t teamRecords) DeleteTeamRecords(ctx context.Context, teamID, userID strin
 	if reg == nil {
 		return nil
 	}
-	actor := Actor{UserID: userID, TeamID: teamID, Role: teamauth.RoleOwner}
+	actor := Actor{UserID: userID, TeamID: teamID, Role: teamauth.RoleOwner, fromAccess: true} // the accounts routes checked both
 	for {
 		deleted, remaining := 0, 0
 		for _, c := range reg.All() {

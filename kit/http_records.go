@@ -62,7 +62,7 @@ func (k *Kit) collectionRoute(serve func(http.ResponseWriter, *http.Request, col
 		ctx := teamauth.WithUser(r.Context(), acc.User)
 		serve(w, r.WithContext(ctx), collectionCall{
 			c:     c,
-			actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role},
+			actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role, fromAccess: true},
 			acc:   acc,
 		})
 	}

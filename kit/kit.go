@@ -150,6 +150,7 @@ type Kit struct {
 	logger  *slog.Logger
 	limits  collections.QueryLimits // Config.Limits, defaults filled in
 	answers answerBufs              // buffers of ?ids= answers (writeRecordsTagged)
+	actors  checkedActors           // Go callers' actors found in the Directory (openForWrite)
 	regMu   sync.Mutex              // serializes Register
 	reg     atomic.Pointer[collections.Registry]
 	defs    []collections.Definition

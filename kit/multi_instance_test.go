@@ -71,6 +71,7 @@ func TestConcurrentPartialUpdatesFromTwoInstancesLoseNothing(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		kits := startTogether(t, testdb.Shared(t, e), instances)
 		actor := kit.Actor{UserID: "u1", TeamID: "t1", Role: "owner"}
+		seedActors(t, kits[0], actor)
 		rec, err := kits[0].Records("appCounters").Create(t.Context(), actor, map[string]any{})
 		if err != nil {
 			t.Fatal(err)

@@ -62,6 +62,7 @@ func TestQueryHookSeesRecordStatements(t *testing.T) {
 		log := &queryLog{}
 		k := newKitConfig(t, kit.Config{DB: testdb.Open(t, e), Definitions: shopDefs(), QueryHook: log})
 		alice := kit.Actor{UserID: "alice", TeamID: "acme"}
+		seedActors(t, k, alice)
 		products := k.Records("shopProducts")
 
 		var id string

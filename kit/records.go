@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -22,7 +23,10 @@ import (
 type Record = map[string]any
 
 // Actor is who acts, and in which team: the same facts the HTTP API gets
-// from authentication and the route.
+// from authentication and the route. A Go caller's actor must name a team
+// (by id) and a user that exist in Config.Directory before it writes
+// (teamauth.ErrTeamNotFound, teamauth.ErrUserNotFound otherwise); its
+// Role is trusted as given.
 type Actor struct {
 	// UserID is the acting user; it becomes owner, createdBy, updatedBy.
 	UserID string
@@ -32,6 +36,11 @@ type Actor struct {
 	// delete only their own records; admins and owners any record of the
 	// team. Empty means member.
 	Role teamauth.Role
+
+	// fromAccess: kit built the actor from a request's authorization (a
+	// member of an existing team); a Go caller's actor is checked before
+	// it writes (see Kit.checkActor).
+	fromAccess bool
 }
 
 func (a Actor) check() error {
@@ -96,6 +105,64 @@ func (r *Records) open(a Actor) (*collections.Collection, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// openForWrite is open for a write: a Go caller's actor must name a team
+// (by id, not slug) and a user that exist in the Directory, so that no
+// record is written into a team nobody has; otherwise the error is
+// teamauth.ErrTeamNotFound or teamauth.ErrUserNotFound (404), and nothing
+// is written. A pair found is not looked up again for actorCheckTTL.
+func (r *Records) openForWrite(ctx context.Context, a Actor) (*collections.Collection, error) {
+	c, err := r.open(a)
+	if err != nil || a.fromAccess {
+		return c, err
+	}
+	if r.k.actors.recent(a.TeamID, a.UserID) {
+		return c, nil
+	}
+	dir := r.k.cfg.Directory
+	team, err := dir.Team(ctx, a.TeamID)
+	if err != nil {
+		return nil, err
+	}
+	if team.ID != a.TeamID {
+		return nil, fmt.Errorf("kit: the actor's TeamID %q is a slug, not the team's id: %w", a.TeamID, teamauth.ErrTeamNotFound)
+	}
+	if _, err := dir.User(ctx, a.UserID); err != nil {
+		return nil, err
+	}
+	r.k.actors.found(a.TeamID, a.UserID)
+	return c, nil
+}
+
+// actorCheckTTL is how long a Go caller's actor found in the Directory is
+// not looked up again: a burst of writes as one actor costs one lookup.
+const actorCheckTTL = time.Minute
+
+// checkedActors remembers the (team, user) pairs of Go callers' actors
+// found in the Directory, each for actorCheckTTL; at most 4,096 at once
+// (all are forgotten when more would be kept).
+type checkedActors struct {
+	mu sync.Mutex
+	at map[[2]string]time.Time // pair -> when found
+}
+
+// recent reports whether the pair was found less than actorCheckTTL ago.
+func (c *checkedActors) recent(teamID, userID string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	when, ok := c.at[[2]string{teamID, userID}]
+	return ok && time.Since(when) < actorCheckTTL
+}
+
+// found remembers that the pair was found now.
+func (c *checkedActors) found(teamID, userID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at == nil || len(c.at) >= 4096 {
+		c.at = map[[2]string]time.Time{}
+	}
+	c.at[[2]string{teamID, userID}] = time.Now()
 }
 
 // Pagination is the pagination data of a list.
@@ -165,7 +232,7 @@ func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record,
 // returns the stored record. Auto-generated fields in data are ignored.
 func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Record, error) {
 	started := time.Now()
-	c, err := r.open(a)
+	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +307,7 @@ func (r *Records) Update(ctx context.Context, a Actor, id string, data map[strin
 // nothing. The ETag of the answer is ETag(record).
 func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[string]any, opts WriteOptions) (Record, error) {
 	started := time.Now()
-	c, err := r.open(a)
+	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +483,7 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 // (ErrPrecondition) and nothing is deleted.
 func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts WriteOptions) error {
 	started := time.Now()
-	c, err := r.open(a)
+	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return err
 	}

@@ -496,6 +496,7 @@ func TestRecordsDecimals(t *testing.T) {
 
 		t.Run("wide and all-fraction decimals sort numerically", func(t *testing.T) {
 			team := kit.Actor{UserID: "dana", TeamID: "team-decimals"}
+			seedActors(t, k, team)
 			for _, v := range [][2]any{
 				{"2", "0.5"}, {"1234567890123456789012345678901234", "-0.25"}, {"-1234567890123456789012345678901234.5", "0.0001"},
 				{"10", "-0.9999"}, {"-3", "0"},
@@ -608,6 +609,7 @@ func TestRecordsDates(t *testing.T) {
 
 		t.Run("createdAt is set in UTC and filters and sorts by instant", func(t *testing.T) {
 			team := kit.Actor{UserID: "erin", TeamID: "team-dates"}
+			seedActors(t, k, team)
 			var made []kit.Record
 			for i := range 3 {
 				rec := mustCreate(t, k, productsKey, team, map[string]any{"title": fmt.Sprint("c", i)})

@@ -44,10 +44,18 @@ func withField(def collections.Definition, f collections.Field) collections.Defi
 	return def
 }
 
-// openOn opens a Kit on db; the caller closes it (the Kit never closes a
-// DB it was given: testdb does).
+// openOn opens a Kit on db with the fixture actors' rows; the caller
+// closes it (the Kit never closes a DB it was given: testdb does).
 func openOn(db *bun.DB, allowDestructive bool, defs ...collections.Definition) (*kit.Kit, error) {
-	return kit.New(kit.Config{DB: db, Definitions: defs, AllowDestructiveSchemaChanges: allowDestructive, Logger: quietLogger()})
+	k, err := kit.New(kit.Config{DB: db, Definitions: defs, AllowDestructiveSchemaChanges: allowDestructive, Logger: quietLogger()})
+	if err != nil {
+		return nil, err
+	}
+	if err := insertActors(k.DB(), fixtureActors...); err != nil {
+		k.Close()
+		return nil, err
+	}
+	return k, nil
 }
 
 // mustOpenOn opens a Kit on db and closes it when t ends.

@@ -104,6 +104,9 @@ func TestUnfilteredTotalsStayExact(t *testing.T) {
 				if e == testdb.EngineSQLite {
 					release = kit.HoldWrites(k) // one group commit for them all
 				}
+				// As requests' actors: behind HoldWrites an in-memory
+				// database's reads wait for the writer.
+				adminA, adminB := kit.ActorOfARequest(adminA), kit.ActorOfARequest(adminB)
 				var wg sync.WaitGroup
 				for i := range 24 {
 					wg.Go(func() {

@@ -212,7 +212,7 @@ func (r *Records) Move(ctx context.Context, a Actor, id string, parentID *string
 // it as in Move (their tags change too).
 func (r *Records) MoveWith(ctx context.Context, a Actor, id string, parentID *string, order int, opts WriteOptions) (Record, error) {
 	started := time.Now()
-	c, err := r.open(a)
+	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +363,7 @@ func (r *Records) ReorderUpdates(ctx context.Context, a Actor, updates []OrderUp
 // siblings in their new order.
 func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []OrderUpdate) ([]Record, error) {
 	started := time.Now()
-	c, err := r.open(a)
+	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return nil, err
 	}

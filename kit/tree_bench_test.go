@@ -83,6 +83,7 @@ func treeFileKit(b *testing.B) *kit.Kit {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { k.Close() })
+	seedActors(b, k, kit.Actor{UserID: "bench", TeamID: "bench-team"})
 	return k
 }
 
@@ -129,6 +130,7 @@ func BenchmarkMoveSubtree(b *testing.B) {
 		b.Fatal(err)
 	}
 	admin := kit.Actor{UserID: "bench", TeamID: team, Role: "admin"}
+	seedActors(b, k, admin)
 	folders := k.Records(foldersKey)
 	parents := []string{to.id, from.id}
 	for _, p := range parents {

@@ -66,6 +66,7 @@ func newTreeKit(t testing.TB, e testdb.Engine, mutate ...func(*kit.Config)) *tre
 		t.Fatalf("kit.New: %v", err)
 	}
 	t.Cleanup(func() { k.Close() })
+	seedActors(t, k, treeMia, treeMax, treeAdam, treeGina)
 	tk := &treeKit{k: k, db: k.DB(), ids: map[string]string{}}
 	k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
 		tk.mu.Lock()

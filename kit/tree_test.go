@@ -774,6 +774,7 @@ func TestTreeEnabledOnAnExistingCollection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		seedActors(t, k1, kit.Actor{UserID: "u", TeamID: "acme"}, kit.Actor{UserID: "u", TeamID: "globex"})
 		var folderIDs, taskIDs []string
 		for _, team := range []string{"acme", "globex"} {
 			for i := range 3 {

@@ -10,6 +10,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/teamauth"
 )
 
 func TestEventsCleanupDeletesPastRetentionAndADryRunDeletesNothing(t *testing.T) {
@@ -23,7 +24,15 @@ func TestEventsCleanupDeletesPastRetentionAndADryRunDeletesNothing(t *testing.T)
 	if _, err := events.Install(t.Context(), k, events.Config{}); err != nil {
 		t.Fatal(err)
 	}
-	actor := kit.Actor{UserID: "u1", TeamID: "t1", Role: "owner"}
+	team, err := k.Accounts().CreateTeam(t.Context(), teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := k.Accounts().CreateUser(t.Context(), teamauth.User{Name: "Ann", Email: "ann@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	actor := kit.Actor{UserID: user.ID, TeamID: team.ID, Role: "owner"}
 	for range 5 {
 		if _, err := k.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
 			t.Fatal(err)
