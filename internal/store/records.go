@@ -118,6 +118,9 @@ func (s *Store) scanRowsEach(c *collections.Collection, extra []any, rows *sql.R
 
 // Get returns the record id of team teamID, or ErrNotFound.
 func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
+	if !storableID(id) {
+		return nil, ErrNotFound
+	}
 	col, dst := probeColumn(ctx)
 	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getText(c, col), teamID, id)
 	if err != nil {
@@ -138,6 +141,9 @@ func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, 
 // (what kit gives the audit trail and listeners as before). SQLite's
 // write transactions are serialized already, so there it is Get.
 func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
+	if !storableID(id) {
+		return nil, ErrNotFound
+	}
 	if s.dialect != dialect.PG {
 		return s.Get(ctx, db, c, teamID, id)
 	}
@@ -153,6 +159,9 @@ func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Col
 
 // GetAnyTeam returns the record id whatever its team (super-admin reads).
 func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Collection, id string) (Record, error) {
+	if !storableID(id) {
+		return nil, ErrNotFound
+	}
 	q := "SELECT " + s.selectList(c) + " FROM " + quote(c.Table()) + ` WHERE "id" = ?`
 	recs, err := s.scanKeyed(ctx, db, c, q, id)
 	if err != nil {
@@ -417,6 +426,9 @@ func (s *Store) insertOne(ctx context.Context, c *collections.Collection, cols [
 // Update sets the fields in changes on record id of team teamID. It
 // reports ErrNotFound when no such record exists.
 func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string, changes Record) error {
+	if !storableID(id) {
+		return ErrNotFound
+	}
 	sets, args, err := s.setList(c, changes)
 	if err != nil || len(sets) == 0 {
 		return err
@@ -480,6 +492,9 @@ var ErrUnsupported = errors.New("store: not supported on this engine")
 // matched (none, another team's, another owner's), and ErrUnsupported on
 // SQLite. changes must set at least one attribute.
 func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id, ownerID string, changes Record) (Record, error) {
+	if !storableID(id) {
+		return nil, ErrNotFound
+	}
 	if s.dialect != dialect.PG {
 		return nil, ErrUnsupported
 	}
@@ -551,6 +566,9 @@ func (s *Store) lockedGet(c *collections.Collection, teamID, id, ownerID, cond s
 // SQLite. Under a WriteGuard the statement reads and writes the record only
 // when the guard holds, and returns ErrWriteGuardRefused otherwise.
 func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, teamID, id, ownerID string, changes, differ Record, ch *Change) (Record, bool, error) {
+	if !storableID(id) {
+		return nil, false, ErrNotFound
+	}
 	if s.dialect != dialect.PG {
 		return nil, false, ErrUnsupported
 	}
@@ -662,6 +680,9 @@ func ComparesInSQL(c *collections.Collection, name string) bool {
 // ConstraintReferenced naming them and their counts, before anything is
 // deleted.
 func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) error {
+	if !storableID(id) {
+		return ErrNotFound
+	}
 	refs, err := s.referrers(ctx, db, c, teamID, id)
 	if err != nil {
 		return err
@@ -692,6 +713,9 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 // deletes only when the guard holds, and returns ErrWriteGuardRefused
 // otherwise. It returns ErrUnsupported on SQLite.
 func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, teamID, id string, ch *Change) error {
+	if !storableID(id) {
+		return ErrNotFound
+	}
 	if s.dialect != dialect.PG {
 		return ErrUnsupported
 	}
@@ -763,6 +787,9 @@ func deleteError(c *collections.Collection, err error) error {
 
 // Exists reports whether team teamID has a record id in c.
 func (s *Store) Exists(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (bool, error) {
+	if !storableID(id) {
+		return false, nil
+	}
 	var n int
 	err := s.queryRowKeyed(ctx, db, existsSQL(c), teamID, id).Scan(&n)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -790,6 +817,15 @@ func (s *Store) Taken(ctx context.Context, db bun.IDB, c *collections.Collection
 		return false, fmt.Errorf("store: look up %s.%s: %w", c.Table(), a.Column, err)
 	}
 	return n > 0, nil
+}
+
+// storableID reports whether id can be an id of a stored record: valid
+// UTF-8 without NUL, which every engine's text holds (PostgreSQL refuses
+// the rest with an error). An id that is not names no record: the
+// reads and writes by id answer it as a missing one without asking the
+// database.
+func storableID(id string) bool {
+	return utf8.ValidString(id) && !strings.ContainsRune(id, 0)
 }
 
 // Page is one page of a list.
