@@ -895,6 +895,17 @@ func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection,
 			return Page{}, err
 		}
 		defer release()
+		if len(q.Filter) > 0 {
+			// As a search's: on PostgreSQL beside another slot's list,
+			// without parallel workers. (A sort keeps the Store's
+			// database: its total is the team's kept row count.)
+			shared, end, err := s.sharedScan(ctx, db)
+			if err != nil {
+				return Page{}, err
+			}
+			defer end()
+			db = shared
+		}
 	}
 	var fplan filterPlan
 	if len(q.Filter) > 0 && q.Search == "" && q.IDs == nil {
