@@ -96,7 +96,14 @@ func sortKeyValue(v any) any {
 
 // sortKeyColumnSQL is the definition of a's sort key column.
 func (s *Store) sortKeyColumnSQL(a *collections.Attribute) string {
-	def := quote(sortKeyColumn(a)) + " TEXT"
+	return s.keyColumnSQL(sortKeyColumn(a))
+}
+
+// keyColumnSQL is the definition of a key column kit derives from a text
+// field (a sort key, a unique key): text compared by its bytes on every
+// engine.
+func (s *Store) keyColumnSQL(col string) string {
+	def := quote(col) + " TEXT"
 	if s.dialect == dialect.PG {
 		def += ` COLLATE "C"`
 	}

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -69,11 +68,7 @@ func uniqueKeyValue(v any) any {
 
 // uniqueKeyColumnSQL is the definition of a's unique key column.
 func (s *Store) uniqueKeyColumnSQL(a *collections.Attribute) string {
-	def := quote(uniqueKeyColumn(a)) + " TEXT"
-	if s.dialect == dialect.PG {
-		def += ` COLLATE "C"`
-	}
-	return def
+	return s.keyColumnSQL(uniqueKeyColumn(a))
 }
 
 // syncUniqueKeys brings an existing table's unique key columns to c's
