@@ -1,7 +1,6 @@
 package teamauth
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,53 +16,10 @@ import (
 // accountsTables are every table the accounts routes write.
 var accountsTables = []string{"kit_users", "kit_teams", "kit_members", "kit_tokens", "kit_passwords", "kit_sessions", "kit_auth_state"}
 
-// snapshot returns every row of the accounts tables, each encoded as JSON
-// under its table name, so that two snapshots differ when any row was
-// added, removed or changed. (internal/testkit's TableSnapshot cannot be
-// used here: testkit imports kit, which imports this package.)
-func (f *accountsFixture) snapshot(t *testing.T) map[string]bool {
+// snapshot fingerprints every row of the accounts tables.
+func (f *accountsFixture) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	out := map[string]bool{}
-	for _, table := range accountsTables {
-		rows, err := f.db.QueryContext(t.Context(), "SELECT * FROM "+table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			b, _ := json.Marshal(vals)
-			out[table+" "+string(b)] = true
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rows.Close()
-	}
-	return out
-}
-
-// rowsChanged counts the rows in one snapshot and not in the other.
-func rowsChanged(before, after map[string]bool) int {
-	n := 0
-	for k := range before {
-		if !after[k] {
-			n++
-		}
-	}
-	for k := range after {
-		if !before[k] {
-			n++
-		}
-	}
-	return n
+	return testdb.TableSnapshot(t, f.db, accountsTables...)
 }
 
 // refusal is a request that must be answered with status, its body
@@ -105,7 +61,7 @@ func runRefusals(t *testing.T, cfg AccountsConfig, tests []refusal) {
 						t.Errorf("got body %s, want it to contain %s", res.body, s)
 					}
 				}
-				if n := rowsChanged(before, f.snapshot(t)); n != 0 {
+				if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
 					t.Errorf("got %d rows of the accounts tables written, want none", n)
 				}
 			})
@@ -250,7 +206,7 @@ func TestASignInWithTextThatBreaksTheRuleIsAFailedSignIn(t *testing.T) {
 							t.Fatalf("attempt %d: got %d %s, want 401 invalid email or password", i+1, res.status, res.body)
 						}
 					}
-					if n := rowsChanged(before, f.snapshot(t)); n != 0 {
+					if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
 						t.Errorf("got %d rows written by refused sign-ins, want none", n)
 					}
 					res := f.do(t, login("member@example.com", "member-password!"))
@@ -287,7 +243,7 @@ func TestASignInWithTextThatBreaksTheRuleIsAFailedSignIn(t *testing.T) {
 					t.Fatalf("attempt %d: got %d %s, want 403", i+1, res.status, res.body)
 				}
 			}
-			if n := rowsChanged(before, f.snapshot(t)); n != 0 {
+			if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
 				t.Errorf("got %d rows written, want none", n)
 			}
 			if res := f.do(t, call{method: "POST", path: "/api/me/password", as: "member",
@@ -348,7 +304,7 @@ func TestAPathSegmentThatIsNotTextAnswersAsAMissingID(t *testing.T) {
 					if bad.body != missing.body {
 						t.Errorf("got body %s, want the missing id's %s", bad.body, missing.body)
 					}
-					if n := rowsChanged(before, f.snapshot(t)); n != 0 {
+					if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
 						t.Errorf("got %d rows written, want none", n)
 					}
 				})

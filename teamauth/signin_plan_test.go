@@ -34,35 +34,9 @@ func TestSignInFindsTheUserThroughTheEmailIndex(t *testing.T) {
 			}
 			explain = "EXPLAIN "
 		}
-		rows, err := tx.QueryContext(ctx, explain+sqlUserPasswordByEmail, "A@example.com")
+		plan, err := testdb.PlanLines(ctx, tx, explain+sqlUserPasswordByEmail, "A@example.com")
 		if err != nil {
 			t.Fatalf("explain: %v", err)
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		var plan []string
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			line := ""
-			for _, v := range vals {
-				switch v := v.(type) {
-				case string:
-					line += v + " "
-				case []byte:
-					line += string(v) + " "
-				}
-			}
-			plan = append(plan, line)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
 		}
 		if got := strings.Join(plan, "\n"); !strings.Contains(got, "kit_users_email_key") {
 			t.Errorf("got the plan\n%s\nwant it to read kit_users through kit_users_email_key", got)

@@ -180,7 +180,7 @@ func planOf(t *testing.T, f *fixture, e testdb.Engine, part string, do func()) s
 	if e == testdb.EnginePostgres {
 		explain = "EXPLAIN "
 	}
-	lines, err := planLines(context.Background(), f.db.DB, explain+stmt, stmtArgs...)
+	lines, err := testdb.PlanLines(context.Background(), f.db.DB, explain+stmt, stmtArgs...)
 	if err != nil {
 		t.Fatalf("explain %s: %v", stmt, err)
 	}

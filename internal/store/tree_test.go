@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"sort"
@@ -267,35 +266,6 @@ func TestTreeQueriesUseTheTeamFirstIndexes(t *testing.T) {
 	})
 }
 
-// querier is a *sql.DB or *sql.Tx: statements in the driver's own form.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// planLines runs explain, an EXPLAIN statement, and returns its rows, one
-// line per step, each the row's columns printed together.
-func planLines(ctx context.Context, db querier, explain string, args ...any) ([]string, error) {
-	rows, err := db.QueryContext(ctx, explain, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	var lines []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		lines = append(lines, fmt.Sprint(vals...))
-	}
-	return lines, rows.Err()
-}
-
 // explain returns the query plan of q; on PostgreSQL with sequential scans
 // discouraged, since a small table would rather be scanned.
 func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string, args ...any) string {
@@ -310,7 +280,7 @@ func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string, args ...any) s
 			prefix = "EXPLAIN "
 		}
 		var err error
-		lines, err = planLines(ctx, tx.Tx, prefix+q, args...)
+		lines, err = testdb.PlanLines(ctx, tx.Tx, prefix+q, args...)
 		return err
 	})
 	if err != nil {

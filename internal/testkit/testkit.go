@@ -1,10 +1,6 @@
 package testkit
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -12,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/uptrace/bun"
+
+	"github.com/collectionkit/kit/internal/testdb"
 )
 
 // Request is one HTTP request a test sends.
@@ -109,51 +107,12 @@ func CheckBody(t testing.TB, body string, contains, notContains []string, ids ma
 	}
 }
 
-// TableSnapshot fingerprints every row of tables, keyed by table and the
-// row's first column (its id).
+// TableSnapshot fingerprints every row of tables (testdb.TableSnapshot).
 func TableSnapshot(t testing.TB, db bun.IDB, tables ...string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	for _, table := range tables {
-		rows, err := db.QueryContext(t.Context(), "SELECT * FROM "+table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			b, _ := json.Marshal(vals)
-			sum := sha256.Sum256(b)
-			out[table+"/"+fmt.Sprint(vals[0])] = hex.EncodeToString(sum[:])
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		rows.Close()
-	}
-	return out
+	return testdb.TableSnapshot(t, db, tables...)
 }
 
 // SnapshotDiff counts the rows added, removed or changed between two
-// snapshots.
-func SnapshotDiff(before, after map[string]string) int {
-	n := 0
-	for k, v := range before {
-		if a, ok := after[k]; !ok || a != v {
-			n++
-		}
-	}
-	for k := range after {
-		if _, ok := before[k]; !ok {
-			n++
-		}
-	}
-	return n
-}
+// snapshots (testdb.SnapshotDiff).
+func SnapshotDiff(before, after map[string]string) int { return testdb.SnapshotDiff(before, after) }
