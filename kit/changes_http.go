@@ -10,8 +10,7 @@ import (
 )
 
 // The change stream's route: GET {prefix}/teams/{team}/kit-changes, Server-
-// Sent Events for members of the team. See ChangeEvent and the README's
-// "Realtime" section.
+// Sent Events for members of the team. See ChangeEvent and docs/realtime.md.
 
 // streamWriteTimeout bounds one write to a stream: a client that stops
 // reading is disconnected after it (at the latest after

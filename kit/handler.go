@@ -28,7 +28,7 @@ type router struct {
 
 // Handler returns the HTTP API, serving under Config.Prefix (default
 // "/api"): mount it with mux.Handle("/api/", k.Handler()). Every response,
-// errors included, is JSON; see the README's reference table.
+// errors included, is JSON; see docs/http-api.md.
 // Config.Middleware wraps the whole handler once: each request, whatever
 // route, 404 or 405 it meets, passes each middleware exactly once.
 func (k *Kit) Handler() http.Handler {

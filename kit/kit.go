@@ -33,7 +33,7 @@ type Config struct {
 	// SQLitePath is the SQLite file opened when DB is nil. Default
 	// "kit.db"; ":memory:<name>" opens an in-memory database. A path gets
 	// kit's pragmas (WAL, background checkpoints, a 256 MiB memory map:
-	// see the README's Embedding section); a "file:" URI with pragmas of
+	// see docs/getting-started.md); a "file:" URI with pragmas of
 	// its own gets none added.
 	SQLitePath string
 	// QueryHook, when set, observes the statements kit's record service
@@ -47,8 +47,8 @@ type Config struct {
 	// migrations) go through DB's own hooks: register the same hook there
 	// (db.AddQueryHook) to see everything. When kit opens the SQLite
 	// database itself, it registers QueryHook on it too. On PostgreSQL
-	// concurrent writes may share one statement (see the README's
-	// PostgreSQL section): the hook sees it once, with the context of the
+	// concurrent writes may share one statement (see
+	// docs/postgresql.md): the hook sees it once, with the context of the
 	// write that runs it.
 	QueryHook bun.QueryHook
 

@@ -11,11 +11,11 @@ import (
 	"testing"
 )
 
-// readmeRoutes is the heading of the README section whose table is the
-// route contract.
-const readmeRoutes = "### Routes and statuses"
+// readmeRoutes is the heading of the section of docs/http-api.md whose
+// table is the route contract.
+const readmeRoutes = "## Routes and statuses"
 
-// TestREADMERouteTableMatchesTheDocument parses the README's route table
+// TestREADMERouteTableMatchesTheDocument parses the docs' route table
 // (Method | Path | Success | Errors | Notes) and compares it with the
 // document's paths, methods and statuses, both ways. The document's
 // concrete paths are made generic first: a stored collection's apiPath is
@@ -52,7 +52,7 @@ func TestREADMERouteTableMatchesTheDocument(t *testing.T) {
 		}
 	}
 
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/http-api.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,17 +60,17 @@ func TestREADMERouteTableMatchesTheDocument(t *testing.T) {
 	for key, want := range generic {
 		got, ok := table[key]
 		if !ok {
-			t.Errorf("README %q: got no row for %s, want | %s | %s |", readmeRoutes, key,
+			t.Errorf("docs/http-api.md %q: got no row for %s, want | %s | %s |", readmeRoutes, key,
 				strings.Replace(key, " ", " | `", 1)+"`", statusCells(want))
 			continue
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("README %s: got statuses %v, want the document's %v", key, got, want)
+			t.Errorf("docs/http-api.md %s: got statuses %v, want the document's %v", key, got, want)
 		}
 	}
 	for key := range table {
 		if _, ok := generic[key]; !ok {
-			t.Errorf("README %s: got a row the document does not describe, want none", key)
+			t.Errorf("docs/http-api.md %s: got a row the document does not describe, want none", key)
 		}
 	}
 }
@@ -81,7 +81,7 @@ func readmeTable(t *testing.T, readme string) map[string][]int {
 	t.Helper()
 	_, section, ok := strings.Cut(readme, "\n"+readmeRoutes)
 	if !ok {
-		t.Fatalf("README: got no %q section", readmeRoutes)
+		t.Fatalf("docs/http-api.md: got no %q section", readmeRoutes)
 	}
 	rows := map[string][]int{}
 	inTable := false
@@ -105,19 +105,19 @@ func readmeTable(t *testing.T, readme string) map[string][]int {
 		for _, f := range strings.Fields(cells[2] + " " + cells[3]) {
 			n, err := strconv.Atoi(strings.Trim(f, ","))
 			if err != nil {
-				t.Errorf("README %s: got status %q, want a number", key, f)
+				t.Errorf("docs/http-api.md %s: got status %q, want a number", key, f)
 				continue
 			}
 			statuses = append(statuses, n)
 		}
 		sort.Ints(statuses)
 		if _, dup := rows[key]; dup {
-			t.Errorf("README: got %s twice, want one row", key)
+			t.Errorf("docs/http-api.md: got %s twice, want one row", key)
 		}
 		rows[key] = statuses
 	}
 	if len(rows) == 0 {
-		t.Fatalf("README: got no rows under %q", readmeRoutes)
+		t.Fatalf("docs/http-api.md: got no rows under %q", readmeRoutes)
 	}
 	return rows
 }

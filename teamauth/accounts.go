@@ -133,8 +133,7 @@ type Route struct {
 }
 
 // Accounts serves sign-in, the current user, teams, members and the
-// super-admin user and team lists (see the README's "Users, teams and
-// sign-in"). kit mounts its [Accounts.Routes] under its prefix; a program
+// super-admin user and team lists (see docs/accounts.md). kit mounts its [Accounts.Routes] under its prefix; a program
 // without kit can serve [Accounts.Handler].
 //
 // With a Store, every route works. Without one (a host whose own
