@@ -16,6 +16,8 @@ import (
 // answer leaves: its own statements return kit_auth_state's version as
 // one more column (a store.VersionProbe), read in the same snapshot as
 // the data; when they returned no row it reads the version by itself.
+// The probe and the guard below travel in the request's Actor
+// (cachedCheck), an explicit input of every store call.
 // When the version is not the one the cache answered under, the answer is
 // thrown away and the request served again the usual way, which reads the
 // version first. A removed member, a revoked token or a ban is thus
@@ -41,6 +43,17 @@ import (
 // rows does. What is saved is the version read of every write: on SQLite a
 // statement on a pool connection whose page cache each group commit
 // empties, on PostgreSQL a round trip.
+
+// cachedCheck is how a request authorized from the accounts cache
+// confirms that authorization, carried by its Actor into every store call
+// it makes: its reads feed probe (they read the version in their own
+// snapshot), and its writes run only under guard (the Store checks the
+// version in the write's transaction or statement). One of the two is
+// set: probe for a read, guard for a write.
+type cachedCheck struct {
+	probe *store.VersionProbe
+	guard *store.WriteGuard
+}
 
 // serveFromCachedAccess serves r from the accounts cache when it can and
 // reports whether it did; false means nothing was written and the caller
@@ -68,9 +81,10 @@ func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serv
 	ctx := teamauth.WithUser(r.Context(), acc.User)
 	var confirmed func() (ok, decided bool)
 	var body *recordedBody
+	check := &cachedCheck{}
 	if write {
-		guard := store.NewWriteGuard("SELECT "+teamauth.AuthVersionSubquery, version)
-		ctx = store.WithWriteGuard(ctx, guard)
+		guard := store.NewWriteGuard(k.auth.AuthCounter(), version)
+		check.guard = guard
 		confirmed = func() (bool, bool) {
 			s := guard.State()
 			return s == store.GuardConfirmed, s != store.GuardUnchecked
@@ -79,8 +93,8 @@ func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serv
 			body = &recordedBody{rc: r.Body}
 		}
 	} else {
-		probe := store.NewVersionProbe(teamauth.AuthVersionSubquery)
-		ctx = store.WithVersionProbe(ctx, probe)
+		probe := store.NewVersionProbe(k.auth.AuthCounter())
+		check.probe = probe
 		confirmed = func() (bool, bool) {
 			v, ok := probe.Value()
 			return v == version, ok
@@ -99,7 +113,7 @@ func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serv
 	}
 	serve(cw, attempt, collectionCall{
 		c:     c,
-		actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role, fromAccess: true},
+		actor: Actor{UserID: acc.User.ID, TeamID: acc.Team.ID, Role: acc.Membership.Role, fromAccess: true, cached: check},
 		acc:   acc,
 	})
 	if cw.decide() {

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
 )
 
 // DeleteMany removes the records ids of the actor's team in one
@@ -48,7 +49,7 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
 	single := len(ids) == 1 && r.k.singleWrite(c)
-	err = r.k.runWrite(ctx, c, single, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a.write(c, single), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
@@ -93,7 +94,7 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 // ErrNotFound, and one of the team the actor may not delete a 403
 // (ErrForbidden).
 func (k *Kit) deletableRecords(ctx context.Context, tx bun.Tx, c *collections.Collection, a Actor, ids []string) ([]Record, error) {
-	recs, err := k.store.GetMany(ctx, tx, c, a.TeamID, ids)
+	recs, err := k.store.GetMany(ctx, store.InTx(tx), c, a.TeamID, ids)
 	if err != nil {
 		return nil, err
 	}

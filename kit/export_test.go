@@ -21,7 +21,7 @@ func QueuedWrites(k *Kit) int {
 func HoldWrites(k *Kit) (release func()) {
 	started, unblock := make(chan struct{}), make(chan struct{})
 	go func() {
-		_ = k.store.RunWrite(context.Background(), nil, true, func(context.Context, bun.Tx) error {
+		_ = k.store.RunWrite(context.Background(), store.Write{Single: true}, func(context.Context, bun.Tx) error {
 			close(started)
 			<-unblock
 			return nil

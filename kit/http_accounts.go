@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/collectionkit/kit/internal/apierror"
+	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/wire"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -44,7 +45,7 @@ func (t teamRecords) TeamHasRecords(ctx context.Context, teamID string) (bool, e
 		if err != nil {
 			return false, err
 		}
-		page, err := t.k.store.List(ctx, t.k.db, c, teamID, q)
+		page, err := t.k.store.List(ctx, store.Read{}, c, teamID, q)
 		if err != nil {
 			return false, err
 		}

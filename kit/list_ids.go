@@ -33,10 +33,10 @@ func (r *Records) ListIDs(ctx context.Context, a Actor, params url.Values) ([]Re
 	}
 	sorted := params.Get("sort") != "" || params.Get("sortBy") != "" || params.Has("sortDirection")
 	if len(q.Filter) == 0 && q.Search == "" && !sorted {
-		return r.k.store.GetMany(ctx, r.k.db, c, a.TeamID, q.IDs)
+		return r.k.store.GetMany(ctx, a.read(), c, a.TeamID, q.IDs)
 	}
 	q.Page, q.PageSize = 1, len(q.IDs)
-	page, err := r.k.store.List(ctx, r.k.db, c, a.TeamID, q)
+	page, err := r.k.store.List(ctx, a.read(), c, a.TeamID, q)
 	if err != nil {
 		return nil, err
 	}

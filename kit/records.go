@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
@@ -41,6 +40,34 @@ type Actor struct {
 	// member of an existing team); a Go caller's actor is checked before
 	// it writes (see Kit.checkActor).
 	fromAccess bool
+	// cached, when not nil: the request was authorized from the accounts
+	// cache, and its reads and writes confirm that authorization (see
+	// cached_access.go).
+	cached *cachedCheck
+}
+
+// read is where the actor's record reads run: the Store's own pool,
+// feeding the cached authorization's probe when there is one.
+func (a Actor) read() store.Read {
+	if a.cached == nil {
+		return store.Read{}
+	}
+	return store.Read{Probe: a.cached.probe}
+}
+
+// write is the store.Write of a write of the actor's rows of c: single
+// says it is one statement (see Kit.singleWrite); the cached
+// authorization's guard, when there is one, makes it conditional.
+func (a Actor) write(c *collections.Collection, single bool) store.Write {
+	return store.Write{Collection: c, Single: single, Guard: a.guard()}
+}
+
+// guard is the cached authorization's write guard, or nil.
+func (a Actor) guard() *store.WriteGuard {
+	if a.cached == nil {
+		return nil
+	}
+	return a.cached.guard
 }
 
 func (a Actor) check() error {
@@ -194,7 +221,7 @@ func (r *Records) List(ctx context.Context, a Actor, params url.Values) (*List, 
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.k.store.List(ctx, r.k.db, c, a.TeamID, q)
+	page, err := r.k.store.List(ctx, a.read(), c, a.TeamID, q)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +238,7 @@ func (r *Records) Get(ctx context.Context, a Actor, id string) (Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.k.store.Get(ctx, r.k.db, c, a.TeamID, id)
+	return r.k.store.Get(ctx, a.read(), c, a.TeamID, id)
 }
 
 // GetMany returns the records of the actor's team among ids, in the order
@@ -225,7 +252,7 @@ func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record,
 	if max := r.k.limits.MaxInValues; len(ids) > max {
 		return nil, &QueryError{Param: "ids", Message: fmt.Sprintf("must name at most %d ids", max)}
 	}
-	return r.k.store.GetMany(ctx, r.k.db, c, a.TeamID, ids)
+	return r.k.store.GetMany(ctx, a.read(), c, a.TeamID, ids)
 }
 
 // Create validates data, stores it as a new record of the actor's team and
@@ -263,13 +290,13 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 	if r.k.writesAlone(c) && !r.k.needsWriteCheck(c, vals) {
 		// One statement: the record, its count and its change row.
 		m.ItemID, m.Data, m.Result = rec["id"].(string), copyRecord(vals), copyRecord(rec)
-		if err := r.k.store.InsertLogged(ctx, c, rec, r.k.changeOf(m)); err != nil {
+		if err := r.k.store.InsertLogged(ctx, a.guard(), c, rec, r.k.changeOf(m)); err != nil {
 			return nil, err
 		}
 		r.k.runHooks(ctx, m)
 		return rec, nil
 	}
-	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
 		// Trees and sortable collections: the parent is checked and the
 		// path, depth and order computed (the record goes last).
 		if err := r.k.placeNew(ctx, tx, c, a.TeamID, rec); err != nil {
@@ -315,126 +342,153 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 	if err != nil {
 		return nil, err
 	}
-	var result Record
-	var m *Mutation
+	u := &updateCall{r: r, a: a, c: c, id: id, opts: opts, started: started, changes: changes, owner: a.UserID}
+	if a.Role.AtLeast(teamauth.RoleAdmin) {
+		u.owner = "" // a member writes only their own records
+	}
 	// On PostgreSQL, when nothing has to be checked against the record
 	// before it is written (no If-Match, no reference or unique lookup),
 	// the update writes and returns the record it replaced in one
 	// statement, instead of a read and then a write; what the read would
 	// have decided is decided on the returned record, and undone (the
 	// transaction rolls back) when the update changes nothing.
-	oneStatement := r.k.store.Dialect() == dialect.PG && opts.IfMatch == nil && len(changes) > 0 && !r.k.needsWriteCheck(c, changes)
-	// setOf is what an update of changes writes: the changes and, with
-	// metadata, who and when.
-	setOf := func(changes Record) map[string]any {
-		set := copyRecord(changes)
-		if c.UseMetadata() {
-			set["updatedAt"] = started.UTC().Truncate(time.Microsecond)
-			set["updatedBy"] = a.UserID
-		}
-		return set
-	}
-	// written keeps the record as set left it and runs the transaction's
-	// listeners.
-	written := func(ctx context.Context, tx bun.Tx, before, changes Record, set map[string]any) error {
-		result = copyRecord(before)
-		for k, v := range set {
-			result[k] = v
-		}
-		m = r.k.newMutation(ctx, OpUpdate, c.Key(), a, started)
-		m.ItemID, m.Updates, m.BeforeData, m.Result = id, copyRecord(changes), before, copyRecord(result)
-		return r.k.runTxHooks(ctx, tx, m)
-	}
-	owner := a.UserID // a member writes only their own records
-	if a.Role.AtLeast(teamauth.RoleAdmin) {
-		owner = ""
-	}
-	var differ Record
-	if oneStatement && r.k.writesAlone(c) {
-		differ = comparedInSQL(c, changes)
-	}
-	if len(differ) > 0 {
-		// Outside a transaction: the statement writes the record, and its
-		// change row, only when a value differs as PostgreSQL compares
-		// them (equal as JSON implies equal there, see
-		// store.ComparesInSQL), so an update that changes nothing writes
-		// nothing and needs no rollback. No record: none, or not one the
-		// actor may change; the transaction below tells which. A record
-		// not written that still differs as JSON (0 and -0 are equal in
-		// SQL) is written there too.
-		set := setOf(changes)
-		m = r.k.newMutation(ctx, OpUpdate, c.Key(), a, started)
-		m.ItemID = id
-		before, wrote, err := r.k.store.UpdateLogged(ctx, c, a.TeamID, id, owner, set, differ, r.k.changeOf(m))
-		switch {
-		case err == nil && !wrote && len(dropUnchanged(before, changes)) == 0:
-			return before, nil
-		case err == nil && wrote:
-			result = copyRecord(before)
-			for k, v := range set {
-				result[k] = v
+	u.oneStatement = r.k.store.WritesAlone() && opts.IfMatch == nil && len(changes) > 0 && !r.k.needsWriteCheck(c, changes)
+	if u.oneStatement && r.k.writesAlone(c) {
+		if differ := comparedInSQL(c, changes); len(differ) > 0 {
+			if rec, done, err := u.alone(ctx, differ); done {
+				return rec, err
 			}
-			m.Updates, m.BeforeData, m.Result = dropUnchanged(before, changes), before, copyRecord(result)
-			r.k.runHooks(ctx, m)
-			return result, nil
-		case err != nil && !errors.Is(err, store.ErrNotFound):
-			return nil, err
 		}
-		m, oneStatement = nil, false
 	}
-	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
-		var before Record
-		var err error
-		if oneStatement {
-			set := setOf(changes)
-			before, err = r.k.store.UpdateReturningBefore(ctx, tx, c, a.TeamID, id, owner, set)
-			switch {
-			case err == nil:
-				if changes = dropUnchanged(before, changes); len(changes) == 0 {
-					result = before
-					return errUnchanged // undo the write of updatedAt alone
-				}
-				return written(ctx, tx, before, changes, set)
-			case !errors.Is(err, store.ErrNotFound):
-				return err
-			}
-			// No record, or not one the actor may change: the read below
-			// tells which.
-		}
-		before, err = r.k.store.GetForUpdate(ctx, tx, c, a.TeamID, id)
-		if err != nil {
-			return err
-		}
-		if err := a.mayChange(OpUpdate, before); err != nil {
-			return err
-		}
-		if err := opts.check(before); err != nil {
-			return err
-		}
-		changes = dropUnchanged(before, changes)
-		if len(changes) == 0 {
-			result = before
-			return nil
-		}
-		if err := r.k.checkWrite(ctx, tx, c, a.TeamID, id, changes); err != nil {
-			return err
-		}
-		set := setOf(changes)
-		if err := r.k.store.Update(ctx, tx, c, a.TeamID, id, set); err != nil {
-			return err
-		}
-		return written(ctx, tx, before, changes, set)
-	})
+	err = r.k.runWrite(ctx, a.write(c, r.k.singleWrite(c)), u.inTx)
 	if errors.Is(err, errUnchanged) {
-		return result, nil
+		return u.result, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	if m != nil {
-		r.k.runHooks(ctx, m)
+	if u.m != nil {
+		r.k.runHooks(ctx, u.m)
 	}
-	return result, nil
+	return u.result, nil
+}
+
+// updateCall is one UpdateWith between its steps.
+type updateCall struct {
+	r       *Records
+	a       Actor
+	c       *collections.Collection
+	id      string
+	opts    WriteOptions
+	started time.Time
+	changes Record
+	// owner is the owner the record must have ("" for an admin's
+	// update, which may change any record of the team).
+	owner string
+	// oneStatement: the update may write and return the record it
+	// replaced in one statement (see UpdateWith).
+	oneStatement bool
+
+	result Record
+	m      *Mutation
+}
+
+// setOf is what an update of changes writes: the changes and, with
+// metadata, who and when.
+func (u *updateCall) setOf(changes Record) map[string]any {
+	set := copyRecord(changes)
+	if u.c.UseMetadata() {
+		set["updatedAt"] = u.started.UTC().Truncate(time.Microsecond)
+		set["updatedBy"] = u.a.UserID
+	}
+	return set
+}
+
+// written keeps the record as set left it and runs the transaction's
+// listeners.
+func (u *updateCall) written(ctx context.Context, tx bun.Tx, before, changes Record, set map[string]any) error {
+	u.result = copyRecord(before)
+	for k, v := range set {
+		u.result[k] = v
+	}
+	u.m = u.r.k.newMutation(ctx, OpUpdate, u.c.Key(), u.a, u.started)
+	u.m.ItemID, u.m.Updates, u.m.BeforeData, u.m.Result = u.id, copyRecord(changes), before, copyRecord(u.result)
+	return u.r.k.runTxHooks(ctx, tx, u.m)
+}
+
+// alone runs the update outside a transaction: the statement writes the
+// record, and its change row, only when a value of differ differs as
+// PostgreSQL compares them (equal as JSON implies equal there, see
+// store.ComparesInSQL), so an update that changes nothing writes nothing
+// and needs no rollback. done false means that the transaction decides:
+// no record (none, or not one the actor may change; the transaction tells
+// which), or a record not written that still differs as JSON (0 and -0
+// are equal in SQL).
+func (u *updateCall) alone(ctx context.Context, differ Record) (rec Record, done bool, err error) {
+	k, a := u.r.k, u.a
+	set := u.setOf(u.changes)
+	m := k.newMutation(ctx, OpUpdate, u.c.Key(), a, u.started)
+	m.ItemID = u.id
+	before, wrote, err := k.store.UpdateLogged(ctx, a.guard(), u.c, a.TeamID, u.id, u.owner, set, differ, k.changeOf(m))
+	switch {
+	case err == nil && !wrote && len(dropUnchanged(before, u.changes)) == 0:
+		return before, true, nil
+	case err == nil && wrote:
+		result := copyRecord(before)
+		for k, v := range set {
+			result[k] = v
+		}
+		m.Updates, m.BeforeData, m.Result = dropUnchanged(before, u.changes), before, copyRecord(result)
+		k.runHooks(ctx, m)
+		return result, true, nil
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		return nil, true, err
+	}
+	u.oneStatement = false
+	return nil, false, nil
+}
+
+// inTx runs the update in write transaction tx.
+func (u *updateCall) inTx(ctx context.Context, tx bun.Tx) error {
+	k, a := u.r.k, u.a
+	if u.oneStatement {
+		set := u.setOf(u.changes)
+		before, err := k.store.UpdateReturningBefore(ctx, tx, u.c, a.TeamID, u.id, u.owner, set)
+		switch {
+		case err == nil:
+			if u.changes = dropUnchanged(before, u.changes); len(u.changes) == 0 {
+				u.result = before
+				return errUnchanged // undo the write of updatedAt alone
+			}
+			return u.written(ctx, tx, before, u.changes, set)
+		case !errors.Is(err, store.ErrNotFound):
+			return err
+		}
+		// No record, or not one the actor may change: the read below
+		// tells which.
+	}
+	before, err := k.store.GetForUpdate(ctx, tx, u.c, a.TeamID, u.id)
+	if err != nil {
+		return err
+	}
+	if err := a.mayChange(OpUpdate, before); err != nil {
+		return err
+	}
+	if err := u.opts.check(before); err != nil {
+		return err
+	}
+	if u.changes = dropUnchanged(before, u.changes); len(u.changes) == 0 {
+		u.result = before
+		return nil
+	}
+	if err := k.checkWrite(ctx, tx, u.c, a.TeamID, u.id, u.changes); err != nil {
+		return err
+	}
+	set := u.setOf(u.changes)
+	if err := k.store.Update(ctx, tx, u.c, a.TeamID, u.id, set); err != nil {
+		return err
+	}
+	return u.written(ctx, tx, before, u.changes, set)
 }
 
 // comparedInSQL returns the changes whose difference from the stored
@@ -496,13 +550,13 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		m.ItemID, m.ItemIDs = id, []string{id}
 		if r.k.writesAlone(c) {
 			// Outside a transaction, with the change row.
-			err := r.k.store.DeleteLogged(ctx, c, a.TeamID, id, r.k.changeOf(m))
+			err := r.k.store.DeleteLogged(ctx, a.guard(), c, a.TeamID, id, r.k.changeOf(m))
 			if err == nil {
 				r.k.changed()
 			}
 			return err
 		}
-		err := r.k.runWrite(ctx, c, true, func(ctx context.Context, tx bun.Tx) error {
+		err := r.k.runWrite(ctx, a.write(c, true), func(ctx context.Context, tx bun.Tx) error {
 			if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
 				return err
 			}
@@ -516,7 +570,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		}
 		return err
 	}
-	err = r.k.runWrite(ctx, c, r.k.singleWrite(c), func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}

@@ -61,7 +61,7 @@ func (r *Records) CanChange(ctx context.Context, a Actor, op Operation, ids ...s
 	if max := r.k.limits.MaxInValues; len(ids) > max {
 		return &QueryError{Param: "ids", Message: fmt.Sprintf("must name at most %d ids", max)}
 	}
-	recs, err := r.k.store.GetMany(ctx, r.k.db, c, a.TeamID, ids)
+	recs, err := r.k.store.GetMany(ctx, a.read(), c, a.TeamID, ids)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/apierror"
+	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -119,7 +120,7 @@ func (k *Kit) placeNew(ctx context.Context, tx bun.Tx, c *collections.Collection
 		id := rec["id"].(string)
 		path, depth := "/"+id+"/", 0.0
 		if p, ok := rec[pName].(string); ok {
-			prec, err := k.store.Get(ctx, tx, c, teamID, p)
+			prec, err := k.store.Get(ctx, store.InTx(tx), c, teamID, p)
 			if errors.Is(err, ErrNotFound) {
 				return fieldError(pName, fmt.Sprintf("refers to no %s record of this team", c.Key()))
 			}
@@ -227,102 +228,140 @@ func (r *Records) MoveWith(ctx context.Context, a Actor, id string, parentID *st
 	if err := checkArrangeRole(c, a); err != nil {
 		return nil, err
 	}
-	var result Record
-	var m *Mutation
-	err = r.k.runWrite(ctx, c, false, func(ctx context.Context, tx bun.Tx) error {
-		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
-			return err
-		}
-		node, err := r.k.store.GetForUpdate(ctx, tx, c, a.TeamID, id)
-		if err != nil {
-			return err
-		}
-		if c.ArrangeRole() == "" {
-			if err := a.mayChange(OpMove, node); err != nil {
-				return err
-			}
-		}
-		if err := opts.check(node); err != nil {
-			return err
-		}
-		oldParent := parentOf(c, node)
-		oldPath, ok := node[pathName].(string)
-		if !ok {
-			return fmt.Errorf("kit: %s record %s has no %s", c.Key(), id, pathName)
-		}
-		newPath, newDepth := "/"+id+"/", 0.0
-		if parentID != nil {
-			if *parentID == id {
-				return fieldError(pName, "cannot move a record under itself")
-			}
-			parent, err := r.k.store.Get(ctx, tx, c, a.TeamID, *parentID)
-			if errors.Is(err, ErrNotFound) {
-				return fieldError(pName, fmt.Sprintf("refers to no %s record of this team", c.Key()))
-			}
-			if err != nil {
-				return err
-			}
-			pp, _ := parent[pathName].(string)
-			if strings.HasPrefix(pp, oldPath) {
-				return fieldError(pName, "cannot move a record under one of its own descendants")
-			}
-			newPath, newDepth = pp+id+"/", numberOf(parent, depthName)+1
-		}
-		n, err := r.k.store.CountSiblings(ctx, tx, c, a.TeamID, parentID, id)
-		if err != nil {
-			return err
-		}
-		target := min(order, n)
-		same := sameParent(oldParent, parentID)
-		if same && float64(target) == numberOf(node, orderName) {
-			result = node
-			return nil
-		}
-		// Make room: the new siblings without the record are 0..n-1; the
-		// record, at target - 0.5, sorts just before the one at target;
-		// renumbering puts it there and shifts the rest.
-		if err := r.k.store.Renumber(ctx, tx, c, a.TeamID, parentID, id); err != nil {
-			return err
-		}
-		set := Record{pName: nil, orderName: float64(target) - 0.5}
-		if parentID != nil {
-			set[pName] = *parentID
-		}
-		if c.UseMetadata() {
-			set["updatedAt"] = started.UTC().Truncate(time.Microsecond)
-			set["updatedBy"] = a.UserID
-		}
-		if err := r.k.store.Update(ctx, tx, c, a.TeamID, id, set); err != nil {
-			return err
-		}
-		if err := r.k.store.Renumber(ctx, tx, c, a.TeamID, parentID, ""); err != nil {
-			return err
-		}
-		if !same {
-			if err := r.k.store.Renumber(ctx, tx, c, a.TeamID, oldParent, ""); err != nil {
-				return err
-			}
-			if _, err := r.k.store.MoveSubtree(ctx, tx, c, a.TeamID, oldPath, newPath, int(newDepth-numberOf(node, depthName))); err != nil {
-				return err
-			}
-		}
-		if result, err = r.k.store.Get(ctx, tx, c, a.TeamID, id); err != nil {
-			return err
-		}
-		m = r.k.newMutation(ctx, OpMove, c.Key(), a, started)
-		m.ItemID = id
-		m.Data = map[string]any{pName: set[pName], orderName: result[orderName]}
-		m.BeforeData = node
-		m.Result = copyRecord(result)
-		return r.k.runTxHooks(ctx, tx, m)
-	})
-	if err != nil {
+	mv := &moveCall{r: r, a: a, c: c, id: id, parentID: parentID, order: order, opts: opts, started: started,
+		pName: pName, pathName: pathName, depthName: depthName, orderName: orderName}
+	if err := r.k.runWrite(ctx, a.write(c, false), mv.inTx); err != nil {
 		return nil, err
 	}
-	if m != nil {
-		r.k.runHooks(ctx, m)
+	if mv.m != nil {
+		r.k.runHooks(ctx, mv.m)
 	}
-	return result, nil
+	return mv.result, nil
+}
+
+// moveCall is one MoveWith between its steps.
+type moveCall struct {
+	r        *Records
+	a        Actor
+	c        *collections.Collection
+	id       string
+	parentID *string
+	order    int
+	opts     WriteOptions
+	started  time.Time
+	// the names of the managed fields
+	pName, pathName, depthName, orderName string
+
+	result Record
+	m      *Mutation
+}
+
+// inTx runs the move in write transaction tx.
+func (mv *moveCall) inTx(ctx context.Context, tx bun.Tx) error {
+	k, c, a, id := mv.r.k, mv.c, mv.a, mv.id
+	if err := k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
+		return err
+	}
+	node, err := k.store.GetForUpdate(ctx, tx, c, a.TeamID, id)
+	if err != nil {
+		return err
+	}
+	if c.ArrangeRole() == "" {
+		if err := a.mayChange(OpMove, node); err != nil {
+			return err
+		}
+	}
+	if err := mv.opts.check(node); err != nil {
+		return err
+	}
+	oldParent := parentOf(c, node)
+	oldPath, ok := node[mv.pathName].(string)
+	if !ok {
+		return fmt.Errorf("kit: %s record %s has no %s", c.Key(), id, mv.pathName)
+	}
+	newPath, newDepth, err := mv.destination(ctx, tx, oldPath)
+	if err != nil {
+		return err
+	}
+	n, err := k.store.CountSiblings(ctx, tx, c, a.TeamID, mv.parentID, id)
+	if err != nil {
+		return err
+	}
+	target := min(mv.order, n)
+	same := sameParent(oldParent, mv.parentID)
+	if same && float64(target) == numberOf(node, mv.orderName) {
+		mv.result = node
+		return nil
+	}
+	set, err := mv.place(ctx, tx, target)
+	if err != nil {
+		return err
+	}
+	if !same {
+		if err := k.store.Renumber(ctx, tx, c, a.TeamID, oldParent, ""); err != nil {
+			return err
+		}
+		if _, err := k.store.MoveSubtree(ctx, tx, c, a.TeamID, oldPath, newPath, int(newDepth-numberOf(node, mv.depthName))); err != nil {
+			return err
+		}
+	}
+	if mv.result, err = k.store.Get(ctx, store.InTx(tx), c, a.TeamID, id); err != nil {
+		return err
+	}
+	mv.m = k.newMutation(ctx, OpMove, c.Key(), a, mv.started)
+	mv.m.ItemID = id
+	mv.m.Data = map[string]any{mv.pName: set[mv.pName], mv.orderName: mv.result[mv.orderName]}
+	mv.m.BeforeData = node
+	mv.m.Result = copyRecord(mv.result)
+	return k.runTxHooks(ctx, tx, mv.m)
+}
+
+// destination returns the node's path and depth under its new parent
+// (the root without one); a parent that is not a record of the team, the
+// node itself or one of its descendants (oldPath is the node's path) is
+// a field error.
+func (mv *moveCall) destination(ctx context.Context, tx bun.Tx, oldPath string) (string, float64, error) {
+	if mv.parentID == nil {
+		return "/" + mv.id + "/", 0, nil
+	}
+	if *mv.parentID == mv.id {
+		return "", 0, fieldError(mv.pName, "cannot move a record under itself")
+	}
+	parent, err := mv.r.k.store.Get(ctx, store.InTx(tx), mv.c, mv.a.TeamID, *mv.parentID)
+	if errors.Is(err, ErrNotFound) {
+		return "", 0, fieldError(mv.pName, fmt.Sprintf("refers to no %s record of this team", mv.c.Key()))
+	}
+	if err != nil {
+		return "", 0, err
+	}
+	pp, _ := parent[mv.pathName].(string)
+	if strings.HasPrefix(pp, oldPath) {
+		return "", 0, fieldError(mv.pName, "cannot move a record under one of its own descendants")
+	}
+	return pp + mv.id + "/", numberOf(parent, mv.depthName) + 1, nil
+}
+
+// place puts the node at target among its new siblings and returns what
+// it set on the node. The new siblings without the node are 0..n-1; the
+// node, at target - 0.5, sorts just before the one at target; renumbering
+// puts it there and shifts the rest.
+func (mv *moveCall) place(ctx context.Context, tx bun.Tx, target int) (Record, error) {
+	k, c, a := mv.r.k, mv.c, mv.a
+	if err := k.store.Renumber(ctx, tx, c, a.TeamID, mv.parentID, mv.id); err != nil {
+		return nil, err
+	}
+	set := Record{mv.pName: nil, mv.orderName: float64(target) - 0.5}
+	if mv.parentID != nil {
+		set[mv.pName] = *mv.parentID
+	}
+	if c.UseMetadata() {
+		set["updatedAt"] = mv.started.UTC().Truncate(time.Microsecond)
+		set["updatedBy"] = a.UserID
+	}
+	if err := k.store.Update(ctx, tx, c, a.TeamID, mv.id, set); err != nil {
+		return nil, err
+	}
+	return set, k.store.Renumber(ctx, tx, c, a.TeamID, mv.parentID, "")
 }
 
 // Reorder sets the order of one set of siblings: ids are all the children
@@ -380,37 +419,18 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 	orderName := managedName(c, collections.ManagedOrder)
 	var result []Record
 	var m *Mutation
-	err = r.k.runWrite(ctx, c, false, func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a.write(c, false), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
-		first, err := r.k.store.Get(ctx, tx, c, a.TeamID, listed[0])
-		if errors.Is(err, ErrNotFound) {
-			return fieldError(field, fmt.Sprintf("%q is not a %s record of this team", listed[0], c.Key()))
-		}
+		parent, byID, oldIDs, err := r.siblingsOf(ctx, tx, c, a, field, listed)
 		if err != nil {
 			return err
-		}
-		parent := parentOf(c, first)
-		sibs, err := r.k.store.Siblings(ctx, tx, c, a.TeamID, parent)
-		if err != nil {
-			return err
-		}
-		byID := make(map[string]Record, len(sibs))
-		oldIDs := make([]string, len(sibs))
-		for i, s := range sibs {
-			oldIDs[i] = s["id"].(string)
-			byID[oldIDs[i]] = s
-		}
-		for _, id := range listed {
-			if byID[id] == nil {
-				return fieldError(field, fmt.Sprintf("%q is not a sibling of %q in this team: every record must have the same parent", id, listed[0]))
-			}
 		}
 		var newIDs []string
 		if updates == nil {
-			if len(ids) != len(sibs) {
-				return fieldError(field, fmt.Sprintf("must name every sibling in its new order: %d of %d are missing", len(sibs)-len(ids), len(sibs)))
+			if len(ids) != len(oldIDs) {
+				return fieldError(field, fmt.Sprintf("must name every sibling in its new order: %d of %d are missing", len(oldIDs)-len(ids), len(oldIDs)))
 			}
 			newIDs = ids
 		} else {
@@ -459,6 +479,36 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 		r.k.runHooks(ctx, m)
 	}
 	return result, nil
+}
+
+// siblingsOf reads the siblings of listed[0] (by id, and their ids in
+// their order) and its parent, in tx; a listed id that is not one of
+// them is a field error of field.
+func (r *Records) siblingsOf(ctx context.Context, tx bun.Tx, c *collections.Collection, a Actor, field string, listed []string) (*string, map[string]Record, []string, error) {
+	first, err := r.k.store.Get(ctx, store.InTx(tx), c, a.TeamID, listed[0])
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, nil, fieldError(field, fmt.Sprintf("%q is not a %s record of this team", listed[0], c.Key()))
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	parent := parentOf(c, first)
+	sibs, err := r.k.store.Siblings(ctx, tx, c, a.TeamID, parent)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	byID := make(map[string]Record, len(sibs))
+	oldIDs := make([]string, len(sibs))
+	for i, s := range sibs {
+		oldIDs[i] = s["id"].(string)
+		byID[oldIDs[i]] = s
+	}
+	for _, id := range listed {
+		if byID[id] == nil {
+			return nil, nil, nil, fieldError(field, fmt.Sprintf("%q is not a sibling of %q in this team: every record must have the same parent", id, listed[0]))
+		}
+	}
+	return parent, byID, oldIDs, nil
 }
 
 // reorderInput checks the shape of a reorder: the field it came in ("ids"

@@ -4,20 +4,19 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/store"
 )
 
 // runWrite runs fn in a write transaction of the store, which decides how
 // (see store.Store.RunWrite: a transaction of its own on PostgreSQL,
 // group-committed in a savepoint on SQLite, where fn runs on the queue's
 // goroutine with a context that keeps ctx's values but not its
-// cancellation). c is the collection whose
-// rows fn changes (nil when none); single says that fn makes at most one
-// write statement and nothing after it can fail (see singleWrite).
-func (k *Kit) runWrite(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return k.store.RunWrite(ctx, c, single, fn)
+// cancellation). w says which collection's rows fn changes, whether it is
+// one statement (see singleWrite) and what guards it (Actor.write).
+func (k *Kit) runWrite(ctx context.Context, w store.Write, fn func(ctx context.Context, tx bun.Tx) error) error {
+	return k.store.RunWrite(ctx, w, fn)
 }
 
 // singleWrite reports whether a create, update or delete of a record of c
@@ -43,5 +42,5 @@ func (k *Kit) singleWrite(c *collections.Collection) bool {
 // needs a transaction, no siblings move). On SQLite writes are
 // group-committed instead (see store.Store.RunWrite).
 func (k *Kit) writesAlone(c *collections.Collection) bool {
-	return k.store.Dialect() == dialect.PG && k.singleWrite(c)
+	return k.store.WritesAlone() && k.singleWrite(c)
 }

@@ -30,11 +30,20 @@ const authCacheSize = 4096
 
 const sqlAuthVersion = `SELECT version FROM kit_auth_state WHERE id = 1`
 
-// AuthVersionSubquery is the scalar subquery of kit_auth_state's version:
-// a statement that returns it as a column reads it in the statement's own
-// snapshot, the way a caller of [Store.CachedAccess] confirms the version
-// without a query of its own.
-const AuthVersionSubquery = `(` + sqlAuthVersion + `)`
+// AuthCounter is kit_auth_state's version as a counter that statements
+// on the same database read in their own snapshot: the way a caller of
+// [Store.CachedAccess] confirms the version without a query of its own
+// (kit's store takes it as a store.Counter for its version probes and
+// write guards). Get one from [Store.AuthCounter].
+type AuthCounter struct{}
+
+// Subquery returns the scalar subquery of the version, taking no
+// arguments.
+func (AuthCounter) Subquery() string { return `(` + sqlAuthVersion + `)` }
+
+// AuthCounter returns the counter of the Store's authorization version
+// (see [AuthCounter]).
+func (s *Store) AuthCounter() AuthCounter { return AuthCounter{} }
 
 // tokenEntry is what UserByToken found for a token hash.
 type tokenEntry struct {

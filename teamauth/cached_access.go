@@ -13,7 +13,7 @@ package teamauth
 // team, membership, token or session has changed since. The caller must
 // confirm that before it acts on the answer or lets anything of it reach
 // the caller: read the version in the same snapshot as its own data (a
-// statement that returns [AuthVersionSubquery] as a column) or by
+// statement that reads [Store.AuthCounter] as a column) or by
 // [Store.AuthVersion] after its reads, and, when the version differs,
 // throw its work away and resolve the access again. Nothing the caller
 // does before that may write.

@@ -229,7 +229,7 @@ func keyOf(op string, c *collections.Collection, cols []string, logged bool, g *
 func (s *Store) insertBatched(ctx context.Context, c *collections.Collection, ch *Change, cols []string, args []any, g *WriteGuard) error {
 	r := &batchReq{ctx: ctx, ch: ch, args: args, guard: g}
 	return s.share(keyOf("create", c, cols, ch != nil, g), r, len(args)+7,
-		func(ctx context.Context, r *batchReq) error { return s.insertOne(ctx, c, cols, r.args, r.ch) },
+		func(ctx context.Context, r *batchReq) error { return s.insertOne(ctx, r.guard, c, cols, r.args, r.ch) },
 		func(batch []*batchReq) error { return s.runInsertBatch(c, cols, batch) })
 }
 

@@ -167,7 +167,7 @@ func guardedContexts(ctx context.Context, query string, want int64) (ctxOf func(
 		if want == 0 {
 			return ctx
 		}
-		g := store.NewWriteGuard(query, want)
+		g := store.NewWriteGuard(store.QueryCounter(query), want)
 		mu.Lock()
 		made[name] = g
 		mu.Unlock()
@@ -246,7 +246,7 @@ func TestConcurrentCreatesOnPostgreSQLShareAStatement(t *testing.T) {
 						cx = cancelCtx
 					}
 					if c.guardWant != 0 {
-						g := store.NewWriteGuard(query, c.guardWant)
+						g := store.NewWriteGuard(store.QueryCounter(query), c.guardWant)
 						gmu.Lock()
 						guards[id] = g
 						gmu.Unlock()
@@ -257,7 +257,7 @@ func TestConcurrentCreatesOnPostgreSQLShareAStatement(t *testing.T) {
 				defer cancel()
 				create := func(ctx context.Context, id string) error {
 					rec, ch := batchRecord(id, skus[id])
-					return f.s.InsertLogged(ctx, f.products, rec, ch)
+					return f.s.InsertLogged(ctx, store.GuardOf(ctx), f.products, rec, ch)
 				}
 				b.run(t, first, queued, create, ctxOf, func() {
 					if c.cancel >= 0 {
@@ -394,7 +394,7 @@ func TestConcurrentDeletesOnPostgreSQLShareAStatement(t *testing.T) {
 				del := func(ctx context.Context, name string) error {
 					id := recordOf(name)
 					ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "delete", ItemIDs: []string{id}, CorrelationID: "corr-" + name}
-					return f.s.DeleteLogged(ctx, f.products, "t1", id, ch)
+					return f.s.DeleteLogged(ctx, store.GuardOf(ctx), f.products, "t1", id, ch)
 				}
 				rowsBefore, keptBefore := countOf(t, f.db, "shop_products"), keptCount(t, f.db)
 				b.run(t, first, queued, del, ctxOf, nil)
@@ -530,7 +530,7 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 						changes["sku"] = sku
 					}
 					ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "update", ItemIDs: []string{recordOf(name)}, CorrelationID: "corr-" + name}
-					before, w, err := f.s.UpdateLogged(ctx, f.products, "t1", recordOf(name), c.owner, changes, store.Record{"title": title}, ch)
+					before, w, err := f.s.UpdateLogged(ctx, store.GuardOf(ctx), f.products, "t1", recordOf(name), c.owner, changes, store.Record{"title": title}, ch)
 					mu.Lock()
 					befores[name], written[name] = before, w
 					mu.Unlock()
@@ -544,7 +544,7 @@ func TestConcurrentUpdatesOnPostgreSQLShareAStatement(t *testing.T) {
 							sku = "sku " + name
 						}
 						ch := &store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "update", ItemIDs: []string{recordOf(name)}, CorrelationID: "corr-" + name}
-						before, w, err := f.s.UpdateLogged(ctx, f.products, "t1", recordOf(name), c.owner, store.Record{"title": "new " + name, "sku": sku}, store.Record{"title": "new " + name}, ch)
+						before, w, err := f.s.UpdateLogged(ctx, store.GuardOf(ctx), f.products, "t1", recordOf(name), c.owner, store.Record{"title": "new " + name, "sku": sku}, store.Record{"title": "new " + name}, ch)
 						mu.Lock()
 						befores[name], written[name] = before, w
 						mu.Unlock()
@@ -659,7 +659,7 @@ func TestASharedStatementThatPanicsFailsItsWritesAndFreesItsSlot(t *testing.T) {
 				}
 			}()
 			rec, ch := batchRecord(id, "")
-			return f.s.InsertLogged(ctx, f.products, rec, ch)
+			return f.s.InsertLogged(ctx, store.GuardOf(ctx), f.products, rec, ch)
 		}
 		queued := []string{"p-0", "p-1", "p-2", "p-3"}
 		b.run(t, []string{"p-first-a", "p-first-b"}, queued, create, nil, nil)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -44,10 +43,7 @@ func (s *Store) InsertMany(ctx context.Context, db bun.IDB, c *collections.Colle
 		}
 	}
 	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ") + ")"
-	per := bulkRowsPerStatement
-	if s.dialect != dialect.PG {
-		per = bulkRowsPerStatementSQLite
-	}
+	per := s.dialect.bulkRowsPerStatement()
 	counts := map[string]int64{}
 	var teams []string
 	for start := 0; start < len(recs); start += per {
@@ -88,7 +84,7 @@ func (s *Store) InsertMany(ctx context.Context, db bun.IDB, c *collections.Colle
 		}
 	}
 	for _, team := range teams {
-		if s.dialect == dialect.PG {
+		if s.has(featDeltaCounts) {
 			// One delta row per team, as counted's would be per row.
 			if _, err := s.execOnce(ctx, db, `INSERT INTO kit_row_counts (table_name, team_id, n) VALUES (?, ?, ?)`, c.Table(), team, counts[team]); err != nil {
 				return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -60,16 +59,7 @@ type Change struct {
 // positions stay monotonic only while the newest row is kept:
 // PruneChanges never deletes it.
 func CreateChangesTable(ctx context.Context, db bun.IDB) error {
-	var stmts []string
-	if db.Dialect().Name() == dialect.PG {
-		stmts = []string{
-			`CREATE TABLE IF NOT EXISTS kit_changes (id BIGSERIAL PRIMARY KEY, xid xid8 NOT NULL, team_id TEXT NOT NULL,
-				collection TEXT NOT NULL, operation TEXT NOT NULL, item_ids TEXT NOT NULL, correlation_id TEXT NOT NULL, ts BIGINT NOT NULL)`,
-		}
-	} else {
-		stmts = []string{sqliteChangesDDL("kit_changes")}
-	}
-	stmts = append(stmts,
+	stmts := append([]string{dialectOf(db.Dialect().Name()).changesDDL()},
 		`CREATE TABLE IF NOT EXISTS kit_changes_pruned (id INTEGER PRIMARY KEY, through BIGINT NOT NULL)`,
 		`INSERT INTO kit_changes_pruned (id, through) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`,
 	)
@@ -81,11 +71,6 @@ func CreateChangesTable(ctx context.Context, db bun.IDB) error {
 	return nil
 }
 
-func sqliteChangesDDL(table string) string {
-	return `CREATE TABLE IF NOT EXISTS ` + table + ` (id INTEGER PRIMARY KEY, team_id TEXT NOT NULL,
-		collection TEXT NOT NULL, operation TEXT NOT NULL, item_ids TEXT NOT NULL, correlation_id TEXT NOT NULL, ts BIGINT NOT NULL)`
-}
-
 // LeanChangesTable brings a change log made by the first version of
 // CreateChangesTable to the current one, keeping its rows: it drops the
 // (team_id, id) index and, on SQLite, rebuilds the table without
@@ -95,29 +80,7 @@ func LeanChangesTable(ctx context.Context, db bun.IDB) error {
 	if _, err := db.ExecContext(ctx, `DROP INDEX IF EXISTS kit_changes_team_id`); err != nil {
 		return err
 	}
-	if db.Dialect().Name() == dialect.PG {
-		return nil
-	}
-	var ddl string
-	err := db.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'kit_changes'`).Scan(&ddl)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && !strings.Contains(strings.ToUpper(ddl), "AUTOINCREMENT") {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, q := range []string{
-		sqliteChangesDDL("kit_changes_lean"),
-		`INSERT INTO kit_changes_lean SELECT id, team_id, collection, operation, item_ids, correlation_id, ts FROM kit_changes`,
-		`DROP TABLE kit_changes`,
-		`ALTER TABLE kit_changes_lean RENAME TO kit_changes`,
-		`DELETE FROM sqlite_sequence WHERE name = 'kit_changes'`,
-	} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return err
-		}
-	}
-	return nil
+	return dialectOf(db.Dialect().Name()).leanChanges(ctx, db)
 }
 
 // DropChangesTable drops the change log's tables (the migration's down
@@ -151,12 +114,7 @@ func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
 	if err != nil {
 		return err
 	}
-	q := insertChangeSQL
-	if s.dialect == dialect.PG {
-		q = `INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
-			VALUES (pg_current_xact_id(), nextval('kit_changes_id_seq'), ?, ?, ?, ?, ?, ?)`
-	}
-	_, err = s.execKeyed(ctx, tx, q, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+	_, err = s.execKeyed(ctx, tx, s.dialect.insertChangeSQL(), ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
 	return err
 }
 
@@ -246,12 +204,12 @@ var ErrChangeHeadTimeout = errors.New("store: the change log's end stayed unreso
 // every poll, until the transactions running at the first read have ended
 // (at most 30 s, then ErrChangeHeadTimeout).
 func (s *Store) ChangeHead(ctx context.Context, poll time.Duration) (ChangeCursor, error) {
-	if s.dialect != dialect.PG {
-		var max int64
+	var max int64
+	if !s.has(featConcurrentWrites) {
+		// Positions follow commit order: the log's end is its last row.
 		err := s.queryRow(ctx, s.db, `SELECT COALESCE(MAX(id), 0) FROM kit_changes`).Scan(&max)
 		return ChangeCursor{Pos: max}, err
 	}
-	var max int64
 	if err := s.queryRow(ctx, s.db, `SELECT COALESCE(MAX(id), 0) FROM kit_changes`).Scan(&max); err != nil {
 		return ChangeCursor{}, err
 	}
@@ -284,14 +242,10 @@ func (s *Store) ChangeHead(ctx context.Context, poll time.Duration) (ChangeCurso
 // and moves cur past them. On PostgreSQL it stops below a position that
 // may still commit (see the top of this file); a later call returns it.
 func (s *Store) NextChanges(ctx context.Context, cur *ChangeCursor, limit int) ([]Change, error) {
-	pg := s.dialect == dialect.PG
-	q := `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts, 0, 0 FROM kit_changes WHERE id > ? ORDER BY id LIMIT ` + s.hiddenArg()
-	if pg {
-		q = `SELECT id, team_id, collection, operation, item_ids, correlation_id, ts,
-			pg_snapshot_xmin(pg_current_snapshot())::text::bigint, pg_snapshot_xmax(pg_current_snapshot())::text::bigint
-			FROM kit_changes WHERE id > ? ORDER BY id LIMIT ?`
-	}
-	rows, err := s.query(ctx, s.db, q, cur.Pos, limit)
+	// With concurrent writers a position may be taken by a transaction
+	// that commits later: the log may have holes.
+	holes := s.has(featConcurrentWrites)
+	rows, err := s.query(ctx, s.db, s.dialect.readChangesSQL(s.hiddenArg()), cur.Pos, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +262,7 @@ func (s *Store) NextChanges(ctx context.Context, cur *ChangeCursor, limit int) (
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	if !pg {
+	if !holes {
 		if len(all) > 0 {
 			cur.Pos = all[len(all)-1].ID
 		}
@@ -404,7 +358,7 @@ func (s *Store) ChangeBounds(ctx context.Context) (prunedThrough, last int64, er
 // many rows it deleted.
 func (s *Store) PruneChanges(ctx context.Context, olderThan time.Time, keep int64) (int64, error) {
 	var deleted int64
-	err := s.RunWrite(ctx, nil, false, func(ctx context.Context, tx bun.Tx) error {
+	err := s.RunWrite(ctx, Write{}, func(ctx context.Context, tx bun.Tx) error {
 		var byAge, last int64
 		err := s.queryRowOnce(ctx, tx, `SELECT COALESCE((SELECT MAX(id) FROM kit_changes WHERE ts < ?), 0),
 			COALESCE((SELECT MAX(id) FROM kit_changes), 0)`, olderThan.UnixMilli()).Scan(&byAge, &last)

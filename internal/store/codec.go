@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun/dialect"
-
 	"github.com/collectionkit/kit/collections"
 )
 
@@ -17,54 +15,13 @@ import (
 const sqliteTime = "2006-01-02T15:04:05.000000Z"
 
 // columnType is the SQL type of an attribute on a dialect.
-func columnType(d dialect.Name, a *collections.Attribute) string {
-	pg := d == dialect.PG
-	switch a.Type {
-	case collections.TypeNumber:
-		switch {
-		case a.WholeNumber() && pg:
-			return "BIGINT"
-		case a.WholeNumber():
-			return "INTEGER"
-		case pg:
-			return "DOUBLE PRECISION"
-		}
-		return "REAL"
-	case collections.TypeDecimal:
-		if pg {
-			return fmt.Sprintf("NUMERIC(%d,%d)", a.Field.Meta.Precision, a.Field.Meta.Scale)
-		}
-		return "TEXT"
-	case collections.TypeBoolean:
-		if pg {
-			return "BOOLEAN"
-		}
-		return "INTEGER"
-	case collections.TypeDate:
-		if pg {
-			return "TIMESTAMPTZ"
-		}
-		return "TEXT"
-	case collections.TypeJSON, collections.TypeRepeater, collections.TypeArray:
-		if pg {
-			return "JSONB"
-		}
-		return "TEXT"
-	}
-	if pg {
-		// Bytewise (code point) order and comparison, as on SQLite,
-		// whatever the database's locale; indexes follow.
-		return `TEXT COLLATE "C"`
-	}
-	return "TEXT"
-}
+func columnType(d sqlDialect, a *collections.Attribute) string { return d.columnType(a) }
 
 // encode turns a canonical value into the value stored on the dialect.
-func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
+func encode(d sqlDialect, a *collections.Attribute, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	pg := d == dialect.PG
 	switch a.Type {
 	case collections.TypeNumber:
 		if f, ok := v.(float64); ok && a.WholeNumber() {
@@ -76,31 +33,19 @@ func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 		if !ok {
 			return nil, fmt.Errorf("store: decimal %s: got %T", a.Name, v)
 		}
-		if pg {
-			return s, nil
-		}
-		return decimalKey(s, a.Field.Meta.Precision, a.Field.Meta.Scale), nil
+		return d.encodeDecimal(a, s), nil
 	case collections.TypeBoolean:
 		b, ok := v.(bool)
 		if !ok {
 			return nil, fmt.Errorf("store: boolean %s: got %T", a.Name, v)
 		}
-		if pg {
-			return b, nil
-		}
-		if b {
-			return int64(1), nil
-		}
-		return int64(0), nil
+		return d.encodeBool(b), nil
 	case collections.TypeDate:
 		t, ok := v.(time.Time)
 		if !ok {
 			return nil, fmt.Errorf("store: date %s: got %T", a.Name, v)
 		}
-		if pg {
-			return t.UTC(), nil
-		}
-		return t.UTC().Format(sqliteTime), nil
+		return d.encodeDate(t), nil
 	case collections.TypeJSON, collections.TypeRepeater, collections.TypeArray:
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -115,7 +60,7 @@ func encode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 // canonical already is returned as it came (v itself, not a copy of its
 // contents: boxing a string or a float64 again would allocate, per column
 // of every row read).
-func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
+func decode(d sqlDialect, a *collections.Attribute, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -141,10 +86,7 @@ func decode(d dialect.Name, a *collections.Attribute, v any) (any, error) {
 				return nil, fmt.Errorf("store: decimal %s: got %T", a.Name, v)
 			}
 		}
-		if d == dialect.PG {
-			return collections.ParseDecimal(s, a.Field.Meta.Precision, a.Field.Meta.Scale)
-		}
-		return decimalFromKey(s, a.Field.Meta.Precision, a.Field.Meta.Scale)
+		return d.decodeDecimal(a, s)
 	case collections.TypeBoolean:
 		switch x := v.(type) {
 		case bool:

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun/dialect"
-
 	"github.com/collectionkit/kit/collections"
 )
 
@@ -172,14 +170,14 @@ func TestCodecRoundTrip(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(fmt.Sprintf("%s %v encodes for SQLite and decodes back", tc.typ, tc.value), func(t *testing.T) {
 			a := attr(tc.typ)
-			enc, err := encode(dialect.SQLite, a, tc.value)
+			enc, err := encode(sqliteDialect{}, a, tc.value)
 			if err != nil {
 				t.Fatalf("encode: %v", err)
 			}
 			if !reflect.DeepEqual(enc, tc.stored) {
 				t.Errorf("stored form: got %#v, want %#v", enc, tc.stored)
 			}
-			dec, err := decode(dialect.SQLite, a, enc)
+			dec, err := decode(sqliteDialect{}, a, enc)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}
@@ -194,7 +192,7 @@ func TestCodecRoundTrip(t *testing.T) {
 			}
 			// Drivers may hand text back as []byte.
 			if s, ok := enc.(string); ok {
-				if dec2, err := decode(dialect.SQLite, a, []byte(s)); err != nil || !reflect.DeepEqual(dec2, dec) {
+				if dec2, err := decode(sqliteDialect{}, a, []byte(s)); err != nil || !reflect.DeepEqual(dec2, dec) {
 					t.Errorf("decode([]byte): got %#v, %v; want %#v", dec2, err, dec)
 				}
 			}
@@ -202,10 +200,10 @@ func TestCodecRoundTrip(t *testing.T) {
 	}
 	t.Run("null encodes and decodes as nil for every type", func(t *testing.T) {
 		for _, typ := range collections.FieldTypes() {
-			if v, err := encode(dialect.SQLite, attr(typ), nil); v != nil || err != nil {
+			if v, err := encode(sqliteDialect{}, attr(typ), nil); v != nil || err != nil {
 				t.Errorf("encode(%s, nil): got %#v, %v", typ, v, err)
 			}
-			if v, err := decode(dialect.SQLite, attr(typ), nil); v != nil || err != nil {
+			if v, err := decode(sqliteDialect{}, attr(typ), nil); v != nil || err != nil {
 				t.Errorf("decode(%s, nil): got %#v, %v", typ, v, err)
 			}
 		}
@@ -214,7 +212,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		for typ, v := range map[collections.FieldType]any{
 			collections.TypeDecimal: 1.5, collections.TypeBoolean: "true", collections.TypeDate: "2026-01-01",
 		} {
-			if _, err := encode(dialect.SQLite, attr(typ), v); err == nil {
+			if _, err := encode(sqliteDialect{}, attr(typ), v); err == nil {
 				t.Errorf("encode(%s, %#v): got nil error, want one", typ, v)
 			}
 		}
@@ -229,7 +227,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		}
 		var prev string
 		for _, tm := range times {
-			v, _ := encode(dialect.SQLite, a, tm)
+			v, _ := encode(sqliteDialect{}, a, tm)
 			if s := v.(string); s <= prev {
 				t.Errorf("%q does not sort after %q", s, prev)
 			} else {
@@ -453,7 +451,7 @@ func BenchmarkDecodeDate(b *testing.B) {
 	var v any = "2026-11-24T10:30:59.123456Z"
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decode(dialect.SQLite, a, v); err != nil {
+		if _, err := decode(sqliteDialect{}, a, v); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 
@@ -103,11 +102,7 @@ func (s *Store) sortKeyColumnSQL(a *collections.Attribute) string {
 // field (a sort key, a unique key): text compared by its bytes on every
 // engine.
 func (s *Store) keyColumnSQL(col string) string {
-	def := quote(col) + " TEXT"
-	if s.dialect == dialect.PG {
-		def += ` COLLATE "C"`
-	}
-	return def
+	return quote(col) + " TEXT" + s.dialect.byteCollation()
 }
 
 // syncSortKeys brings an existing table's sort key columns to want: a

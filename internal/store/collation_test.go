@@ -75,7 +75,7 @@ func (ws *wordStore) list(t *testing.T, team, field string, params url.Values) [
 	if err != nil {
 		t.Fatalf("parse %v: %v", params, err)
 	}
-	page, err := ws.s.List(t.Context(), ws.db, ws.c, team, q)
+	page, err := ws.s.List(t.Context(), store.Read{}, ws.c, team, q)
 	if err != nil {
 		t.Fatalf("list %v: %v", params, err)
 	}

@@ -91,7 +91,7 @@ func benchListUnderCommonSearches(b *testing.B, e testdb.Engine, slots int) {
 	timeLists := func(k int) time.Duration {
 		t0 := time.Now()
 		for range k {
-			if _, err := f.s.List(ctx, f.db, f.products, "t1", list); err != nil {
+			if _, err := f.s.List(ctx, store.Read{}, f.products, "t1", list); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -102,7 +102,7 @@ func benchListUnderCommonSearches(b *testing.B, e testdb.Engine, slots int) {
 		quiet += timeLists(20)
 		t0 := time.Now()
 		for range 3 {
-			if _, err := f.s.List(ctx, f.db, f.products, "t1", search); err != nil {
+			if _, err := f.s.List(ctx, store.Read{}, f.products, "t1", search); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -117,7 +117,7 @@ func benchListUnderCommonSearches(b *testing.B, e testdb.Engine, slots int) {
 						return
 					default:
 					}
-					if _, err := f.s.List(ctx, f.db, f.products, "t1", search); err != nil {
+					if _, err := f.s.List(ctx, store.Read{}, f.products, "t1", search); err != nil {
 						b.Error(err)
 						return
 					}

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -57,27 +56,12 @@ type countDelta struct {
 	n           int64
 }
 
-// createCountsSQL creates kit_row_counts (idempotent).
-// The version columns (totals.go) are added to a table made before them.
-func createCountsSQL(pg bool) []string {
-	if !pg {
-		return []string{`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
-	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID`}
-	}
-	return []string{
-		`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL, n BIGINT NOT NULL,
-	xid xid8 NOT NULL DEFAULT pg_current_xact_id())`,
-		`ALTER TABLE kit_row_counts ADD COLUMN IF NOT EXISTS xid xid8 NOT NULL DEFAULT pg_current_xact_id()`,
-		`CREATE INDEX IF NOT EXISTS kit_row_counts_key ON kit_row_counts (table_name, team_id)`,
-	}
-}
-
 // counted is the record statement q (an INSERT or a DELETE of c's table)
 // made to count its rows on PostgreSQL: each row it writes adds a delta
 // row of n for its team in the same statement. The statement's rows
 // affected are the delta rows, as many as q's. On SQLite it is q.
 func (s *Store) counted(c *collections.Collection, q string, n int) string {
-	if s.dialect != dialect.PG {
+	if !s.has(featDeltaCounts) {
 		return q
 	}
 	return "WITH kit_row AS (" + q + ` RETURNING "team_id") ` + deltaRows(c, `"team_id"`, fmt.Sprint(n), false)
@@ -104,16 +88,14 @@ func deltaRows(c *collections.Collection, team, n string, grouped bool) string {
 // so that no write of an older kit falls between the count and the end of
 // the sync; on SQLite sync's transaction holds the write lock.
 func (s *Store) syncCounts(ctx context.Context, tx bun.Tx, c *collections.Collection) error {
-	stmts := createCountsSQL(s.dialect == dialect.PG)
-	if s.dialect == dialect.PG {
-		stmts = append(stmts, "LOCK TABLE "+quote(c.Table())+" IN SHARE MODE")
-	}
-	for _, q := range stmts {
+	for _, q := range s.dialect.countsDDL(c.Table()) {
 		if _, err := s.execOnce(ctx, tx, q); err != nil {
 			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
 		}
 	}
-	if s.dialect != dialect.PG {
+	if !s.has(featDeltaCounts) {
+		// The version column (totals.go) is added to a table made before
+		// it.
 		cols, err := s.tableColumns(ctx, tx, "kit_row_counts")
 		if err != nil {
 			return err
@@ -139,7 +121,7 @@ func (s *Store) recount(ctx context.Context, db bun.IDB, c *collections.Collecti
 		{`DELETE FROM kit_row_counts WHERE table_name = ?`, c.Table()},
 		{`INSERT INTO kit_row_counts (table_name, team_id, n) ` + count, c.Table()},
 	}
-	if s.dialect != dialect.PG {
+	if !s.has(featDeltaCounts) {
 		var gen int64
 		if err := s.queryRowOnce(ctx, db, `SELECT coalesce(max(gen), 0) FROM kit_row_counts WHERE table_name = ?`, c.Table()).Scan(&gen); err != nil {
 			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
@@ -166,7 +148,7 @@ func (s *Store) recount(ctx context.Context, db bun.IDB, c *collections.Collecti
 func (s *Store) touchTable(ctx context.Context, tx bun.Tx, c *collections.Collection) error {
 	s.totals.forget(c.Table())
 	q := `UPDATE kit_row_counts SET gen = gen + 1 WHERE table_name = ?`
-	if s.dialect == dialect.PG {
+	if s.has(featDeltaCounts) {
 		q = `INSERT INTO kit_row_counts (table_name, team_id, n) SELECT DISTINCT table_name, team_id, 0 FROM kit_row_counts WHERE table_name = ?`
 	}
 	if _, err := s.execOnce(ctx, tx, q, c.Table()); err != nil {
@@ -179,7 +161,7 @@ func (s *Store) touchTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 // rows of team teamID in c's table. On PostgreSQL the statement counted
 // them (see counted).
 func (s *Store) countRows(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, n int64) error {
-	if s.dialect == dialect.PG || n == 0 {
+	if s.has(featDeltaCounts) || n == 0 {
 		return nil
 	}
 	return s.noteCount(ctx, db, countDelta{table: c.Table(), team: teamID, n: n})
@@ -192,7 +174,7 @@ func (s *Store) countRows(ctx context.Context, db bun.IDB, c *collections.Collec
 // 0 in db's transaction. The statements that write and count in one
 // (see logged and updateBatchSQL) insert that row themselves.
 func (s *Store) touchRows(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string) error {
-	if s.dialect == dialect.PG {
+	if s.has(featDeltaCounts) {
 		if _, err := s.exec(ctx, db, `INSERT INTO kit_row_counts (table_name, team_id, n) VALUES (?, ?, 0)`, c.Table(), teamID); err != nil {
 			return fmt.Errorf("store: count rows of %s: %w", c.Table(), err)
 		}
@@ -245,17 +227,18 @@ func (s *Store) addCounts(ctx context.Context, db bun.IDB, deltas []countDelta) 
 }
 
 // teamRows returns the number of rows of team teamID in c's table from the
-// row counts. On PostgreSQL a read on the Store's own database (not in a
-// transaction) that sums more than countCompactOver delta rows compacts
-// them afterwards.
-func (s *Store) teamRows(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string) (int, error) {
+// row counts, read in r. On PostgreSQL a read on the Store's own pool
+// that sums more than countCompactOver delta rows compacts them
+// afterwards.
+func (s *Store) teamRows(ctx context.Context, r Read, c *collections.Collection, teamID string) (int, error) {
+	db := r.db(s)
 	var total, rows int64
 	err := s.queryRow(ctx, db, `SELECT coalesce(sum(n), 0), count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?`,
 		c.Table(), teamID).Scan(&total, &rows)
 	if err != nil {
 		return 0, fmt.Errorf("store: count %s: %w", c.Table(), err)
 	}
-	if s.dialect == dialect.PG && rows > countCompactOver && db == bun.IDB(s.db) {
+	if s.has(featDeltaCounts) && rows > countCompactOver && r.pool() {
 		if err := s.compactCounts(ctx, c, teamID); err != nil {
 			s.logger().WarnContext(ctx, "store: compacting row counts failed; the next read retries", "table", c.Table(), "err", err.Error())
 		}

@@ -220,11 +220,11 @@ func TestIDListsReadByPrimaryKey(t *testing.T) {
 			do   func() error
 		}{
 			{"three ids read three rows", idsPlan, func() error {
-				_, err := f.s.GetMany(ctx, f.db, f.products, "t1", ids[:3])
+				_, err := f.s.GetMany(ctx, store.Read{}, f.products, "t1", ids[:3])
 				return err
 			}},
 			{"a hundred ids read a hundred rows", idsPlan, func() error {
-				recs, err := f.s.GetMany(ctx, f.db, f.products, "t1", ids)
+				recs, err := f.s.GetMany(ctx, store.Read{}, f.products, "t1", ids)
 				if err == nil && len(recs) != 100 {
 					return fmt.Errorf("got %d records, want 100", len(recs))
 				}
@@ -236,7 +236,7 @@ func TestIDListsReadByPrimaryKey(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				_, err = f.s.List(ctx, f.db, f.products, "t1", q)
+				_, err = f.s.List(ctx, store.Read{}, f.products, "t1", q)
 				return err
 			}},
 		}
@@ -333,7 +333,7 @@ func TestReadsByIDsFindIDsOfAnyBytes(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				recs, err := f.s.GetMany(ctx, f.db, f.products, "t1", tt.ask)
+				recs, err := f.s.GetMany(ctx, store.Read{}, f.products, "t1", tt.ask)
 				if err != nil {
 					t.Fatal(err)
 				}

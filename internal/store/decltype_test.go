@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
@@ -21,7 +22,7 @@ func TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp(t *testing.T) {
 	if err := f.s.FlushSearch(t.Context(), f.db, f.products); err != nil {
 		t.Fatal(err)
 	}
-	page, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, ""))
+	page, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", searchQuery(t, f, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,23 +36,23 @@ func TestRecordReadsLeaveTheDriverNoDeclaredTypeToLookUp(t *testing.T) {
 		read func(ctx context.Context) error
 	}{
 		{"a get reads no declared type", func(ctx context.Context) error {
-			_, err := f.s.Get(ctx, f.db, f.products, "t1", ids[0])
+			_, err := f.s.Get(ctx, store.Read{}, f.products, "t1", ids[0])
 			return err
 		}},
 		{"a read by ids reads no declared type", func(ctx context.Context) error {
-			_, err := f.s.GetMany(ctx, f.db, f.products, "t1", ids)
+			_, err := f.s.GetMany(ctx, store.Read{}, f.products, "t1", ids)
 			return err
 		}},
 		{"a list page reads no declared type", func(ctx context.Context) error {
-			_, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, ""))
+			_, err := f.s.List(ctx, store.Read{}, f.products, "t1", searchQuery(t, f, ""))
 			return err
 		}},
 		{"a search the index answers reads no declared type", func(ctx context.Context) error {
-			_, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, "jackdaw"))
+			_, err := f.s.List(ctx, store.Read{}, f.products, "t1", searchQuery(t, f, "jackdaw"))
 			return err
 		}},
 		{"a search for a common term reads no declared type", func(ctx context.Context) error {
-			_, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, "yonder"))
+			_, err := f.s.List(ctx, store.Read{}, f.products, "t1", searchQuery(t, f, "yonder"))
 			return err
 		}},
 	}

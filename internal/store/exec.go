@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/sqlexec"
@@ -92,14 +91,14 @@ func (s *Store) queryStringsOnce(ctx context.Context, db bun.IDB, query string, 
 // the CPUs (bench/doc.go). The pool keeps them as its MaxIdleConns and
 // ConnMaxIdleTime allow.
 func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
-	if s.dialect == dialect.PG {
+	if s.has(featWarmConns) {
 		s.warmConns(ctx, reg)
 	}
 	for _, c := range reg.All() {
 		if !c.External() {
 			t := s.textsOf(c)
 			s.run.Prepare(ctx, t.get, t.insert, t.delete, existsSQL(c))
-			if s.dialect != dialect.PG && len(searchColumns(c)) > 0 {
+			if !s.has(featSearchTable) && len(searchColumns(c)) > 0 {
 				s.run.Prepare(ctx, flushSearchSQL(c)...)
 			}
 		}

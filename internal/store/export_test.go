@@ -58,3 +58,25 @@ func (s *Store) WarmConnCount() int { return s.warmConnCount() }
 
 // ScanWaiting returns how many lists wait for a scan slot.
 func (s *Store) ScanWaiting() int64 { return s.scanWaiting.Load() }
+
+// QueryCounter is a Counter read by query, a SELECT of one BIGINT value.
+func QueryCounter(query string) Counter { return queryCounter(query) }
+
+type queryCounter string
+
+func (q queryCounter) Subquery() string { return "(" + string(q) + ")" }
+
+// The tests hand a write's guard down through its context, as the
+// closures they share take only one.
+type testGuardKey struct{}
+
+// WithWriteGuard returns ctx carrying g, for GuardOf.
+func WithWriteGuard(ctx context.Context, g *WriteGuard) context.Context {
+	return context.WithValue(ctx, testGuardKey{}, g)
+}
+
+// GuardOf returns the guard ctx carries (WithWriteGuard), or nil.
+func GuardOf(ctx context.Context) *WriteGuard {
+	g, _ := ctx.Value(testGuardKey{}).(*WriteGuard)
+	return g
+}

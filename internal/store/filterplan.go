@@ -3,9 +3,6 @@ package store
 import (
 	"context"
 
-	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
-
 	"github.com/collectionkit/kit/collections"
 )
 
@@ -90,8 +87,9 @@ func indexedCondition(c *collections.Collection, cond collections.Condition) boo
 // planFilter chooses how List runs q's filter in team teamID's rows of c
 // (q has a filter and neither search nor ids). On PostgreSQL the server's
 // planner chooses (it keeps statistics); the plan is then the zero one.
-func (s *Store) planFilter(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (filterPlan, error) {
-	if s.dialect == dialect.PG || len(q.Filter) == 0 {
+func (s *Store) planFilter(ctx context.Context, r Read, c *collections.Collection, teamID string, q collections.ListQuery) (filterPlan, error) {
+	db := r.db(s)
+	if s.has(featServerPlans) || len(q.Filter) == 0 {
 		return filterPlan{}, nil
 	}
 	var conds []collections.Condition
@@ -106,7 +104,7 @@ func (s *Store) planFilter(ctx context.Context, db bun.IDB, c *collections.Colle
 		// The count reads the one index alone and its range is the
 		// matches: the page decides with the count's total and the
 		// team's row count.
-		team, err := s.teamRows(ctx, db, c, teamID)
+		team, err := s.teamRows(ctx, r, c, teamID)
 		if err != nil {
 			return filterPlan{}, err
 		}

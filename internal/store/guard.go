@@ -52,29 +52,13 @@ const (
 // ErrWriteGuardRefused is the error of a write refused by its WriteGuard.
 var ErrWriteGuardRefused = errors.New("store: write refused: the guarded counter changed")
 
-// NewWriteGuard returns a guard that wants query, a SELECT of one BIGINT
-// value taking no arguments, to return want. The caller vouches for the
-// query's text: it runs as it is.
-func NewWriteGuard(query string, want int64) *WriteGuard {
-	return &WriteGuard{query: query, want: want}
+// NewWriteGuard returns a guard that wants counter c to hold want.
+func NewWriteGuard(c Counter, want int64) *WriteGuard {
+	return &WriteGuard{query: "SELECT " + c.Subquery(), want: want}
 }
 
 // State reports what became of g so far. Read it after RunWrite returned.
 func (g *WriteGuard) State() GuardState { return GuardState(g.state.Load()) }
-
-type writeGuardKey struct{}
-
-// WithWriteGuard returns ctx carrying g: the writes RunWrite queues under
-// ctx are checked by it (SQLite).
-func WithWriteGuard(ctx context.Context, g *WriteGuard) context.Context {
-	return context.WithValue(ctx, writeGuardKey{}, g)
-}
-
-// guardOf returns the guard ctx carries, or nil.
-func guardOf(ctx context.Context) *WriteGuard {
-	g, _ := ctx.Value(writeGuardKey{}).(*WriteGuard)
-	return g
-}
 
 // guardReads remembers, within one group commit, the counters read for
 // guards, so that a group of guarded writes reads each counter once. A
@@ -85,7 +69,7 @@ type guardReads map[string]sql.NullInt64
 // check decides r's guard, if it has one still unchecked, in tx: it
 // reports false, with r.err set, when the write must not run.
 func (q *writeQueue) check(ctx context.Context, tx bun.Tx, r *writeReq, seen guardReads) bool {
-	g := guardOf(r.ctx)
+	g := r.guard
 	if g == nil || g.State() != GuardUnchecked {
 		return true
 	}
@@ -120,10 +104,9 @@ func (g *WriteGuard) settle(held bool) error {
 	return nil
 }
 
-// checkGuard decides ctx's guard, if it has one still unchecked, by
-// reading its counter on db (PostgreSQL: in the write's transaction).
-func (s *Store) checkGuard(ctx context.Context, db bun.IDB) error {
-	g := guardOf(ctx)
+// checkGuard decides g (nil: none), if still unchecked, by reading its
+// counter on db (PostgreSQL: in the write's transaction).
+func (s *Store) checkGuard(ctx context.Context, db bun.IDB, g *WriteGuard) error {
 	if g == nil || g.State() != GuardUnchecked {
 		return nil
 	}
@@ -139,11 +122,10 @@ func (s *Store) readGuard(ctx context.Context, db bun.IDB, g *WriteGuard) error 
 	return g.decide(v)
 }
 
-// stmtGuard is ctx's guard, still unchecked, as the condition a
+// stmtGuard is g, when not nil and still unchecked, as the condition a
 // PostgreSQL write statement adds to its WHERE ("(query) = ?") and its
 // argument; g is nil, cond empty, when there is none to test.
-func stmtGuard(ctx context.Context) (g *WriteGuard, cond string, arg any) {
-	g = guardOf(ctx)
+func stmtGuard(g *WriteGuard) (_ *WriteGuard, cond string, arg any) {
 	if g == nil || g.State() != GuardUnchecked {
 		return nil, "", nil
 	}

@@ -23,8 +23,8 @@ import (
 func TestAGuardedWriteRunsOnlyWhileItsCounterHoldsTheWantedValue(t *testing.T) {
 	s, db := writeStore(t, testdb.EngineSQLite)
 	query := newCounter(t, db, 1)
-	early := store.NewWriteGuard(query, 1)
-	missing := store.NewWriteGuard(`SELECT v FROM counter WHERE id = 2`, 1)
+	early := store.NewWriteGuard(store.QueryCounter(query), 1)
+	missing := store.NewWriteGuard(store.QueryCounter(`SELECT v FROM counter WHERE id = 2`), 1)
 	bump := func(ctx context.Context, tx bun.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE counter SET v = 2 WHERE id = 1`)
 		return err
@@ -37,11 +37,11 @@ func TestAGuardedWriteRunsOnlyWhileItsCounterHoldsTheWantedValue(t *testing.T) {
 		refused bool
 	}{
 		{"a write wanting the counter's value runs", early, true, insertNote("a"), false},
-		{"a write wanting another value is refused", store.NewWriteGuard(query, 2), true, insertNote("b"), true},
+		{"a write wanting another value is refused", store.NewWriteGuard(store.QueryCounter(query), 2), true, insertNote("b"), true},
 		{"a write whose counter has no row is refused", missing, true, insertNote("c"), true},
 		{"an unguarded write changes the counter", nil, false, bump, false},
-		{"a write wanting the new value runs", store.NewWriteGuard(query, 2), true, insertNote("d"), false},
-		{"a write wanting the old value is refused", store.NewWriteGuard(query, 1), true, insertNote("e"), true},
+		{"a write wanting the new value runs", store.NewWriteGuard(store.QueryCounter(query), 2), true, insertNote("d"), false},
+		{"a write wanting the old value is refused", store.NewWriteGuard(store.QueryCounter(query), 1), true, insertNote("e"), true},
 		{"a write under a confirmed guard is not checked again", early, true, insertNote("f"), false},
 	}
 	release := holdQueue(t, s)
@@ -52,7 +52,7 @@ func TestAGuardedWriteRunsOnlyWhileItsCounterHoldsTheWantedValue(t *testing.T) {
 		if w.guard != nil {
 			wctx = store.WithWriteGuard(wctx, w.guard)
 		}
-		go func() { errs[i] <- s.RunWrite(wctx, nil, w.single, w.fn) }()
+		go func() { errs[i] <- s.RunWrite(wctx, store.Write{Single: w.single, Guard: store.GuardOf(wctx)}, w.fn) }()
 		waitForQueue(t, s, i+1)
 	}
 	release()
@@ -96,13 +96,13 @@ func TestAGuardIsCheckedInAPostgreSQLWritesTransaction(t *testing.T) {
 			refused bool
 			state   store.GuardState
 		}{
-			{"a write wanting the counter's value runs", store.NewWriteGuard(query, 1), "a", false, store.GuardConfirmed},
-			{"a write wanting another value is refused", store.NewWriteGuard(query, 2), "b", true, store.GuardRefused},
-			{"a write whose counter has no row is refused", store.NewWriteGuard(`SELECT v FROM counter WHERE id = 2`, 1), "c", true, store.GuardRefused},
+			{"a write wanting the counter's value runs", store.NewWriteGuard(store.QueryCounter(query), 1), "a", false, store.GuardConfirmed},
+			{"a write wanting another value is refused", store.NewWriteGuard(store.QueryCounter(query), 2), "b", true, store.GuardRefused},
+			{"a write whose counter has no row is refused", store.NewWriteGuard(store.QueryCounter(`SELECT v FROM counter WHERE id = 2`), 1), "c", true, store.GuardRefused},
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				err := s.RunWrite(store.WithWriteGuard(ctx, c.guard), nil, true, insertNote(c.note))
+				err := s.RunWrite(ctx, store.Write{Single: true, Guard: c.guard}, insertNote(c.note))
 				if got := errors.Is(err, store.ErrWriteGuardRefused); got != c.refused {
 					t.Errorf("refused: got %v (error %v), want %v", got, err, c.refused)
 				}
@@ -148,18 +148,18 @@ func TestAOneStatementWriteOnPostgreSQLTestsItsGuardInTheStatement(t *testing.T)
 		}
 		insert := func(id string) func(ctx context.Context) error {
 			return func(ctx context.Context) error {
-				return f.s.InsertLogged(ctx, f.products, newRec(id), change("create", id))
+				return f.s.InsertLogged(ctx, store.GuardOf(ctx), f.products, newRec(id), change("create", id))
 			}
 		}
 		update := func(id string) func(ctx context.Context) error {
 			return func(ctx context.Context) error {
-				_, _, err := f.s.UpdateLogged(ctx, f.products, "t1", id, "", store.Record{"title": "changed " + id}, store.Record{"title": "changed " + id}, change("update", id))
+				_, _, err := f.s.UpdateLogged(ctx, store.GuardOf(ctx), f.products, "t1", id, "", store.Record{"title": "changed " + id}, store.Record{"title": "changed " + id}, change("update", id))
 				return err
 			}
 		}
 		del := func(id string) func(ctx context.Context) error {
 			return func(ctx context.Context) error {
-				return f.s.DeleteLogged(ctx, f.products, "t1", id, change("delete", id))
+				return f.s.DeleteLogged(ctx, store.GuardOf(ctx), f.products, "t1", id, change("delete", id))
 			}
 		}
 		const missing = "rec-none"
@@ -185,7 +185,7 @@ func TestAOneStatementWriteOnPostgreSQLTestsItsGuardInTheStatement(t *testing.T)
 		}
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
-				g := store.NewWriteGuard(query, c.want)
+				g := store.NewWriteGuard(store.QueryCounter(query), c.want)
 				changesBefore, rowsBefore, keptBefore := countOf(t, f.db, "kit_changes"), countOf(t, f.db, "shop_products"), keptCount(t, f.db)
 				titleBefore := titleOf(t, f.db, kept)
 				n := statements.Load()

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 )
 
 // periodicRun is a kit_periodic row: when the job called Name last ran.
@@ -45,9 +44,9 @@ func (s *Store) ClaimPeriod(ctx context.Context, name string, period time.Durati
 		return false, errors.New("store: ClaimPeriod needs a name and a positive period")
 	}
 	claimed := false
-	err := s.RunWrite(ctx, nil, false, func(ctx context.Context, tx bun.Tx) error {
-		if s.dialect == dialect.PG {
-			if _, err := s.execOnce(ctx, tx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:periodic:"+name)); err != nil {
+	err := s.RunWrite(ctx, Write{}, func(ctx context.Context, tx bun.Tx) error {
+		if lock := s.dialect.lockSQL(); lock != "" {
+			if _, err := s.execOnce(ctx, tx, lock, advisoryKey("kit:periodic:"+name)); err != nil {
 				return err
 			}
 		}

@@ -212,7 +212,7 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, err = f.s.List(ctx, f.db, f.products, "t1", q)
+			_, err = f.s.List(ctx, store.Read{}, f.products, "t1", q)
 			return err
 		}
 	}
@@ -235,11 +235,11 @@ func TestSQLiteReadsAreCompiledOnce(t *testing.T) {
 		{"a search and a filter", list(url.Values{"search": {"jackdaw"}, "filter": {`{"sku":{"gte":"SKU-00003"}}`}})},
 		{"a search with non-ASCII letters", list(url.Values{"search": {"Ünïcode"}})},
 		{"a read by id", func(ctx context.Context) error {
-			_, err := f.s.Get(ctx, f.db, f.products, "t1", prod)
+			_, err := f.s.Get(ctx, store.Read{}, f.products, "t1", prod)
 			return err
 		}},
 		{"a read by ids", func(ctx context.Context) error {
-			_, err := f.s.GetMany(ctx, f.db, f.products, "t1", []string{prod, "nope", cat})
+			_, err := f.s.GetMany(ctx, store.Read{}, f.products, "t1", []string{prod, "nope", cat})
 			return err
 		}},
 		{"a uniqueness check", func(ctx context.Context) error {

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"sync"
@@ -24,12 +23,21 @@ type VersionProbe struct {
 	mixed bool // two statements saw different values
 }
 
-// NewVersionProbe returns a probe for subquery, a parenthesized scalar
-// subquery of one BIGINT value taking no arguments, such as
-// "(SELECT version FROM kit_auth_state WHERE id = 1)". The caller vouches
-// for its text: it becomes part of the Store's statements as it is.
-func NewVersionProbe(subquery string) *VersionProbe {
-	return &VersionProbe{column: ", " + subquery}
+// A Counter is a counter kept outside the Store, such as kit's
+// authorization version (teamauth), that reads can probe (VersionProbe)
+// and writes can be guarded by (WriteGuard).
+type Counter interface {
+	// Subquery returns a parenthesized scalar subquery of the counter's
+	// one BIGINT value, taking no arguments, such as
+	// "(SELECT version FROM kit_auth_state WHERE id = 1)". Its owner
+	// vouches for the text: the Store writes it into its statements as it
+	// is.
+	Subquery() string
+}
+
+// NewVersionProbe returns a probe of counter c.
+func NewVersionProbe(c Counter) *VersionProbe {
+	return &VersionProbe{column: ", " + c.Subquery()}
 }
 
 // Value returns the counter's value that the probed statements saw, and
@@ -49,31 +57,6 @@ func (p *VersionProbe) record(v int64) {
 		p.mixed = true
 	}
 	p.value, p.seen = v, true
-}
-
-type versionProbeKey struct{}
-
-// WithVersionProbe returns ctx carrying p: the Store's record reads under
-// ctx record the counter's value in p.
-func WithVersionProbe(ctx context.Context, p *VersionProbe) context.Context {
-	return context.WithValue(ctx, versionProbeKey{}, p)
-}
-
-// probeOf returns the probe ctx carries, or nil.
-func probeOf(ctx context.Context) *VersionProbe {
-	p, _ := ctx.Value(versionProbeKey{}).(*VersionProbe)
-	return p
-}
-
-// probeColumn returns the extra select column of ctx's probe ("" without
-// one) and the destination to scan it into (nil without one), which
-// records the value in the probe.
-func probeColumn(ctx context.Context) (string, sql.Scanner) {
-	p := probeOf(ctx)
-	if p == nil {
-		return "", nil
-	}
-	return p.column, probeValue{p}
 }
 
 // probeValue scans the probe's column into the probe; NULL (no counter

@@ -19,56 +19,56 @@ func TestVersionProbeRecordsWhatTheReadsSaw(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		f := newFixture(t, e)
 		id := f.insert(t, f.products, "t1", map[string]any{"title": "Lamp", "weight": 2.0})
-		list := func(ctx context.Context, params url.Values) error {
+		list := func(ctx context.Context, r store.Read, params url.Values) error {
 			q, err := f.products.ParseListQuery(params, collections.QueryLimits{})
 			if err != nil {
 				return err
 			}
-			_, err = f.s.List(ctx, f.db, f.products, "t1", q)
+			_, err = f.s.List(ctx, r, f.products, "t1", q)
 			return err
 		}
 		tests := []struct {
 			name string
-			read func(ctx context.Context) error
+			read func(ctx context.Context, r store.Read) error
 			want bool // a value is recorded
 		}{
-			{"a get of a record records the value", func(ctx context.Context) error {
-				_, err := f.s.Get(ctx, f.db, f.products, "t1", id)
+			{"a get of a record records the value", func(ctx context.Context, r store.Read) error {
+				_, err := f.s.Get(ctx, r, f.products, "t1", id)
 				return err
 			}, true},
-			{"a get of a missing record records nothing", func(ctx context.Context) error {
-				_, err := f.s.Get(ctx, f.db, f.products, "t1", "missing")
+			{"a get of a missing record records nothing", func(ctx context.Context, r store.Read) error {
+				_, err := f.s.Get(ctx, r, f.products, "t1", "missing")
 				if errors.Is(err, store.ErrNotFound) {
 					return nil
 				}
 				return err
 			}, false},
-			{"a read by ids records the value", func(ctx context.Context) error {
-				_, err := f.s.GetMany(ctx, f.db, f.products, "t1", []string{id})
+			{"a read by ids records the value", func(ctx context.Context, r store.Read) error {
+				_, err := f.s.GetMany(ctx, r, f.products, "t1", []string{id})
 				return err
 			}, true},
-			{"a page of the team records the value", func(ctx context.Context) error {
-				return list(ctx, url.Values{})
+			{"a page of the team records the value", func(ctx context.Context, r store.Read) error {
+				return list(ctx, r, url.Values{})
 			}, true},
-			{"an empty page of another team records nothing", func(ctx context.Context) error {
+			{"an empty page of another team records nothing", func(ctx context.Context, r store.Read) error {
 				q, err := f.products.ParseListQuery(url.Values{}, collections.QueryLimits{})
 				if err != nil {
 					return err
 				}
-				_, err = f.s.List(ctx, f.db, f.products, "t2", q)
+				_, err = f.s.List(ctx, r, f.products, "t2", q)
 				return err
 			}, false},
-			{"a filtered page records the value", func(ctx context.Context) error {
-				return list(ctx, url.Values{"filter": {`{"weight":{"gt":1}}`}})
+			{"a filtered page records the value", func(ctx context.Context, r store.Read) error {
+				return list(ctx, r, url.Values{"filter": {`{"weight":{"gt":1}}`}})
 			}, true},
-			{"a filtered page without a match records the value with its count", func(ctx context.Context) error {
-				return list(ctx, url.Values{"filter": {`{"weight":{"gt":5}}`}})
+			{"a filtered page without a match records the value with its count", func(ctx context.Context, r store.Read) error {
+				return list(ctx, r, url.Values{"filter": {`{"weight":{"gt":5}}`}})
 			}, true},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				p := store.NewVersionProbe("(SELECT 4242)")
-				if err := tt.read(store.WithVersionProbe(t.Context(), p)); err != nil {
+				p := store.NewVersionProbe(subquery("(SELECT 4242)"))
+				if err := tt.read(t.Context(), store.Read{Probe: p}); err != nil {
 					t.Fatal(err)
 				}
 				v, ok := p.Value()
@@ -79,3 +79,8 @@ func TestVersionProbeRecordsWhatTheReadsSaw(t *testing.T) {
 		}
 	})
 }
+
+// subquery is a store.Counter of a fixed scalar subquery.
+type subquery string
+
+func (q subquery) Subquery() string { return string(q) }

@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/sqlexec"
@@ -40,10 +39,7 @@ func (s *Store) selectList(c *collections.Collection) string { return s.selectLi
 func (s *Store) selectListOf(c *collections.Collection, qual string) string {
 	attrs := c.Attributes()
 	cols := make([]string, len(attrs))
-	prefix := "+" + qual
-	if s.dialect == dialect.PG {
-		prefix = qual
-	}
+	prefix := s.dialect.hiddenColumn() + qual
 	for i, a := range attrs {
 		cols[i] = prefix + quote(a.Column)
 	}
@@ -117,12 +113,12 @@ func (s *Store) scanRowsEach(c *collections.Collection, extra []any, rows *sql.R
 }
 
 // Get returns the record id of team teamID, or ErrNotFound.
-func (s *Store) Get(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, id string) (Record, error) {
+func (s *Store) Get(ctx context.Context, r Read, c *collections.Collection, teamID, id string) (Record, error) {
 	if !storableID(id) {
 		return nil, ErrNotFound
 	}
-	col, dst := probeColumn(ctx)
-	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getText(c, col), teamID, id)
+	col, dst := r.probeColumn()
+	recs, err := s.scanKeyedAnd(ctx, r.db(s), c, extraOf(dst), s.getText(c, col), teamID, id)
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +140,9 @@ func (s *Store) GetForUpdate(ctx context.Context, db bun.IDB, c *collections.Col
 	if !storableID(id) {
 		return nil, ErrNotFound
 	}
-	if s.dialect != dialect.PG {
-		return s.Get(ctx, db, c, teamID, id)
+	if !s.has(featRowLocks) {
+		// Write transactions are serialized: nothing else changes the row.
+		return s.Get(ctx, InTx(db), c, teamID, id)
 	}
 	recs, err := s.scanKeyed(ctx, db, c, s.getSQL(c)+" FOR UPDATE", teamID, id)
 	if err != nil {
@@ -175,29 +172,24 @@ func (s *Store) GetAnyTeam(ctx context.Context, db bun.IDB, c *collections.Colle
 
 // GetMany returns the records of team teamID among ids, in the order of
 // ids; unknown ids are left out.
-func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, ids []string) ([]Record, error) {
+func (s *Store) GetMany(ctx context.Context, r Read, c *collections.Collection, teamID string, ids []string) ([]Record, error) {
 	if len(ids) == 0 {
 		return []Record{}, nil
 	}
-	col, dst := probeColumn(ctx)
-	var args []any
-	if s.dialect == dialect.PG {
-		args = []any{teamID, inListOf(ids)}
-	} else {
-		args = []any{jsonIDs(ids), teamID}
-	}
-	recs, err := s.scanKeyedAnd(ctx, db, c, extraOf(dst), s.getManyText(c, col), args...)
+	col, dst := r.probeColumn()
+	args := s.dialect.getManyArgs(teamID, ids)
+	recs, err := s.scanKeyedAnd(ctx, r.db(s), c, extraOf(dst), s.getManyText(c, col), args...)
 	if err != nil {
 		return nil, err
 	}
 	byID := make(map[string]Record, len(recs))
-	for _, r := range recs {
-		byID[r["id"].(string)] = r
+	for _, rec := range recs {
+		byID[rec["id"].(string)] = rec
 	}
 	out := make([]Record, 0, len(recs))
 	for _, id := range ids {
-		if r, ok := byID[id]; ok {
-			out = append(out, r)
+		if rec, ok := byID[id]; ok {
+			out = append(out, rec)
 		}
 	}
 	return out, nil
@@ -214,11 +206,7 @@ func (s *Store) GetMany(ctx context.Context, db bun.IDB, c *collections.Collecti
 // make one statement text per number of ids. Its arguments are the array
 // and the team.
 func (s *Store) getManySQL(c *collections.Collection, probe string) string {
-	if s.dialect != dialect.PG {
-		t := quote(c.Table())
-		return "SELECT " + s.selectListOf(c, t+".") + probe + " FROM json_each(?) AS kit_j JOIN " + t + " ON " + t + `."id" = kit_j.value WHERE +` + t + `."team_id" = ?`
-	}
-	return "SELECT " + s.selectList(c) + probe + " FROM " + quote(c.Table()) + " WHERE " + s.teamTest(true) + ` AND "id" IN (?)`
+	return s.dialect.getManySQL(s, c, probe)
 }
 
 // hiddenArg is a placeholder whose value SQLite's planner does not read:
@@ -240,12 +228,7 @@ func (s *Store) getManySQL(c *collections.Collection, probe string) string {
 // and search patterns. Lookups by a unique key (a record by id, a unique
 // field's value) need none: SQLite plans a unique key's equality without
 // reading its value (TestSQLiteReadsAreCompiledOnce).
-func (s *Store) hiddenArg() string {
-	if s.dialect == dialect.PG {
-		return "?"
-	}
-	return "+?"
-}
+func (s *Store) hiddenArg() string { return s.dialect.hiddenArg() }
 
 // jsonIDs is ids as the JSON array getManySQL walks on SQLite. Only what
 // JSON requires is escaped (quotation marks, backslashes and control
@@ -292,10 +275,8 @@ func (s *Store) teamTest(byKey bool) string {
 	switch {
 	case !byKey:
 		return `"team_id" = ` + s.hiddenArg()
-	case s.dialect == dialect.PG:
-		return `("team_id" || '') = ?`
 	default:
-		return `+"team_id" = ?`
+		return s.dialect.keyedTeamTest()
 	}
 }
 
@@ -379,27 +360,28 @@ func (s *Store) insertParts(c *collections.Collection, rec Record, names bool) (
 // WriteGuard the statement writes only when the guard holds, and returns
 // ErrWriteGuardRefused otherwise. It returns ErrUnsupported on SQLite,
 // whose writes go through RunWrite.
-func (s *Store) InsertLogged(ctx context.Context, c *collections.Collection, rec Record, ch *Change) error {
-	if s.dialect != dialect.PG {
+func (s *Store) InsertLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, rec Record, ch *Change) error {
+	if !s.has(featConcurrentWrites) {
 		return ErrUnsupported
 	}
 	cols, _, args, err := s.insertParts(c, rec, true)
 	if err != nil {
 		return err
 	}
-	g, _, _ := stmtGuard(ctx)
+	g, _, _ = stmtGuard(g)
 	return s.insertBatched(ctx, c, ch, cols, args, g)
 }
 
 // insertOne writes one record (its columns cols and their values args),
-// its row count and its change row in one statement, under ctx's guard.
-func (s *Store) insertOne(ctx context.Context, c *collections.Collection, cols []string, args []any, ch *Change) error {
+// its row count and its change row in one statement, under guard g (nil:
+// none).
+func (s *Store) insertOne(ctx context.Context, g *WriteGuard, c *collections.Collection, cols []string, args []any, ch *Change) error {
 	marks := make([]string, len(cols))
 	for i := range marks {
 		marks[i] = "?"
 	}
 	args = slices.Clip(args)
-	g, cond, garg := stmtGuard(ctx)
+	g, cond, garg := stmtGuard(g)
 	var q string
 	if g == nil {
 		q = insertSQLFor(c.Table(), cols, marks)
@@ -445,8 +427,8 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return ErrNotFound
 	}
-	if s.dialect == dialect.PG {
-		return nil
+	if s.has(featDeltaCounts) {
+		return nil // an update adds no delta row
 	}
 	return s.touchRows(ctx, db, c, teamID)
 }
@@ -495,7 +477,7 @@ func (s *Store) UpdateReturningBefore(ctx context.Context, db bun.IDB, c *collec
 	if !storableID(id) {
 		return nil, ErrNotFound
 	}
-	if s.dialect != dialect.PG {
+	if !s.has(featConcurrentWrites) {
 		return nil, ErrUnsupported
 	}
 	sets, args, err := s.setList(c, changes)
@@ -565,11 +547,11 @@ func (s *Store) lockedGet(c *collections.Collection, teamID, id, ownerID, cond s
 // matched (none, another team's, another owner's), and ErrUnsupported on
 // SQLite. Under a WriteGuard the statement reads and writes the record only
 // when the guard holds, and returns ErrWriteGuardRefused otherwise.
-func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, teamID, id, ownerID string, changes, differ Record, ch *Change) (Record, bool, error) {
+func (s *Store) UpdateLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id, ownerID string, changes, differ Record, ch *Change) (Record, bool, error) {
 	if !storableID(id) {
 		return nil, false, ErrNotFound
 	}
-	if s.dialect != dialect.PG {
+	if !s.has(featConcurrentWrites) {
 		return nil, false, ErrUnsupported
 	}
 	sets, setArgs, err := s.setList(c, changes)
@@ -602,7 +584,7 @@ func (s *Store) UpdateLogged(ctx context.Context, c *collections.Collection, tea
 	// Concurrent updates of c that set and compare the same columns may
 	// share a statement (see batch.go).
 	u := &update{sets: sets, compared: compared}
-	g, _, _ := stmtGuard(ctx)
+	g, _, _ = stmtGuard(g)
 	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, owner: ownerID, args: setArgs, differ: differArgs, guard: g}
 	shape := strings.Join(sets, ",") + "|" + strings.Join(compared, ",")
 	if ownerID != "" {
@@ -620,10 +602,10 @@ type update struct {
 	sets, compared []string
 }
 
-// updateOne runs update r alone, in one statement under its context's
-// guard, setting r.before and r.written.
+// updateOne runs update r alone, in one statement under its guard,
+// setting r.before and r.written.
 func (s *Store) updateOne(ctx context.Context, c *collections.Collection, u *update, r *batchReq) error {
-	g, cond, garg := stmtGuard(ctx)
+	g, cond, garg := stmtGuard(r.guard)
 	sub, args, err := s.lockedGet(c, r.team, r.id, r.owner, cond, garg)
 	if err != nil {
 		return err
@@ -712,11 +694,11 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 // at all (see the top of changes.go). Under a WriteGuard the statement
 // deletes only when the guard holds, and returns ErrWriteGuardRefused
 // otherwise. It returns ErrUnsupported on SQLite.
-func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, teamID, id string, ch *Change) error {
+func (s *Store) DeleteLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id string, ch *Change) error {
 	if !storableID(id) {
 		return ErrNotFound
 	}
-	if s.dialect != dialect.PG {
+	if !s.has(featConcurrentWrites) {
 		return ErrUnsupported
 	}
 	refs, err := s.referrers(ctx, s.db, c, teamID, id)
@@ -727,18 +709,19 @@ func (s *Store) DeleteLogged(ctx context.Context, c *collections.Collection, tea
 		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
 	}
 	// Concurrent deletes of c may share a statement (see batch.go).
-	g, _, _ := stmtGuard(ctx)
+	g, _, _ = stmtGuard(g)
 	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, guard: g}
 	return s.share(keyOf("delete", c, nil, ch != nil, g), r, 9,
-		func(ctx context.Context, r *batchReq) error { return s.deleteOne(ctx, c, r.team, r.id, r.ch) },
+		func(ctx context.Context, r *batchReq) error { return s.deleteOne(ctx, r.guard, c, r.team, r.id, r.ch) },
 		func(batch []*batchReq) error { return s.runDeleteBatch(c, batch) })
 }
 
 // deleteOne deletes record id of team teamID, its row count and, when ch
-// is not nil, writes its change row, in one statement, under ctx's guard.
-func (s *Store) deleteOne(ctx context.Context, c *collections.Collection, teamID, id string, ch *Change) error {
+// is not nil, writes its change row, in one statement, under guard g
+// (nil: none).
+func (s *Store) deleteOne(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id string, ch *Change) error {
 	del, args := "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, []any{teamID, id}
-	g, cond, garg := stmtGuard(ctx)
+	g, cond, garg := stmtGuard(g)
 	if g != nil {
 		del += " AND " + cond
 		args = append(args, garg)
@@ -838,225 +821,6 @@ type Page struct {
 // of walking the team's rows in order (see List).
 const maxSortedMatches = 5000
 
-// List runs a validated list query for team teamID. Page.Total is exact:
-// for a query without filter, search or ids run on the Store's own
-// database it is the team's row count kept by the writes (one indexed
-// read, see counts.go); for a filter or a search on the Store's own
-// database, a remembered count of the matches when the statement that
-// reads the page confirms that the team's rows have not changed since it
-// was counted (see totals.go), a count of the matches otherwise; inside a
-// transaction (whose own writes a SQLite group has not counted yet), a
-// count of the matches.
-func (s *Store) List(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, q collections.ListQuery) (Page, error) {
-	started := time.Now()
-	own := db == bun.IDB(s.db) // not a transaction of the caller's
-	// A version check that found many PostgreSQL delta rows compacts them
-	// once the list is done: after a shared search's transaction ended, so
-	// that the compaction never waits for the connection the list holds.
-	compact := false
-	defer func() {
-		if compact {
-			s.compactChecked(ctx, c, teamID)
-		}
-	}()
-	var plan searchPlan
-	// With ids the ids bound the work: no plan, no slot.
-	if q.Search != "" && q.IDs == nil {
-		var err error
-		if plan, err = s.planSearch(ctx, db, c, teamID, q.Search); err != nil {
-			return Page{}, err
-		}
-		if plan.index && !plan.heavy {
-			// At most rareCandidates candidates: every statement of the
-			// search is bounded and runs without a watch on ctx
-			// (sqlexec.Bounded). A heavy search keeps it: it may read
-			// the team's rows, and the slots keep such searches few.
-			ctx = sqlexec.Bounded(ctx)
-		}
-		if plan.heavy {
-			release, err := s.acquireScan(ctx)
-			if err != nil {
-				return Page{}, err
-			}
-			defer release()
-			shared, end, err := s.sharedScan(ctx, db)
-			if err != nil {
-				return Page{}, err
-			}
-			defer end()
-			db = shared
-		}
-	}
-	if scansTeam(c, q) {
-		// A filter no index narrows, or an order no index holds: a
-		// large team's rows are read in a scan slot (scanslots.go).
-		release, err := s.acquireTeamScan(ctx, db, c, teamID)
-		if err != nil {
-			return Page{}, err
-		}
-		defer release()
-		if len(q.Filter) > 0 {
-			// As a search's: on PostgreSQL beside another slot's list,
-			// without parallel workers. (A sort keeps the Store's
-			// database: its total is the team's kept row count.)
-			shared, end, err := s.sharedScan(ctx, db)
-			if err != nil {
-				return Page{}, err
-			}
-			defer end()
-			db = shared
-		}
-	}
-	var fplan filterPlan
-	if len(q.Filter) > 0 && q.Search == "" && q.IDs == nil {
-		var err error
-		if fplan, err = s.planFilter(ctx, db, c, teamID, q); err != nil {
-			return Page{}, err
-		}
-	}
-	where, args, err := s.where(c, teamID, q, false)
-	if err != nil {
-		return Page{}, err
-	}
-	table := quote(c.Table())
-	// The team test comes first in where: "+" before it keeps the planner
-	// off the team's index, so that an indexed search starts from the
-	// index's candidates (the count costs what the candidates cost, not a
-	// pass over every row of the team) and a scan in table order reads
-	// the table sequentially (see planSearch).
-	from, countFrom, countArgs := " FROM "+table+" WHERE "+where, " FROM "+table+" WHERE "+where, args
-	if plan.tableOrder || fplan.tableOrder {
-		countFrom = " FROM " + table + " WHERE +" + where
-	}
-	if plan.index {
-		w, a, err := s.where(c, teamID, q, true)
-		if err != nil {
-			return Page{}, err
-		}
-		countFrom, countArgs = " FROM "+table+" WHERE +"+w, a
-	}
-	// A PostgreSQL search without filter or ids (see usesSearchTable)
-	// counts in the search table alone, no join; with the count comes the
-	// team's row count, for the page's plan (sortMatches).
-	var total, teamSize int
-	counted := []any{&total}
-	searchOnly := q.Search != "" && q.IDs == nil && len(q.Filter) == 0 && s.usesSearchTable(c, q.Search)
-	countCols := "count(*)"
-	var countColArgs []any // the arguments of countCols, before countArgs
-	var docCond string
-	var docArg any
-	if searchOnly {
-		docCond, docArg = docMatch(q.Search)
-		countCols += ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)"
-		countColArgs = []any{c.Table(), teamID}
-		countFrom, countArgs = " FROM "+quote(searchTable(c.Table()))+` WHERE "team_id" = ? AND `+docCond, []any{teamID, docArg}
-		counted = append(counted, &teamSize)
-	}
-	col, dst := probeColumn(ctx)
-	if unfiltered(q) && db == bun.IDB(s.db) && s.dialect == dialect.PG {
-		if page, ok, err := s.pageWithTotal(ctx, c, teamID, q, from, args); err != nil || ok {
-			return page, err
-		}
-	}
-	// readPage reads the page of a list of total matches (teamSize: the
-	// team's rows, for searchOnly), with extra columns (and their
-	// arguments and destinations) before the probe's.
-	readPage := func(total, teamSize int, extra string, extraArgs, extraDst []any) ([]Record, error) {
-		from, pageArgs := from, args
-		if plan.index && plan.sortMatches(q, total) {
-			from, pageArgs = countFrom, countArgs
-		}
-		if fplan.walkCreated(q, total) {
-			from = " FROM " + table + " INDEXED BY " + quote(createdIndex(c)) + " WHERE " + where
-		}
-		query := "SELECT " + s.selectList(c) + extra + col + from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.hiddenArg() + " OFFSET ?"
-		pageArgs = append(append(slices.Clip(extraArgs), pageArgs...), q.PageSize, q.Offset())
-		if searchOnly && createdOrder(q.Sort) && (searchPlan{team: teamSize}).sortMatches(q, total) {
-			// Few matches: the page's ids come from sorting them in the
-			// search table (through its trigram index), and only the page's
-			// rows are read from the collection table. Otherwise the
-			// planner walks the team's rows in created order and stops at
-			// the page.
-			order := s.orderBy(q.Sort)
-			query = "SELECT " + s.selectList(c) + extra + col + " FROM " + table + ` WHERE "team_id" = ? AND "id" IN (SELECT "id" FROM ` + quote(searchTable(c.Table())) +
-				` WHERE "team_id" = ? AND ` + docCond + " ORDER BY " + order + " LIMIT " + s.hiddenArg() + " OFFSET ?) ORDER BY " + order
-			pageArgs = append(slices.Clip(extraArgs), teamID, teamID, docArg, q.PageSize, q.Offset())
-		}
-		return s.scanRecordsAnd(ctx, db, c, append(slices.Clip(extraDst), extraOf(dst)...), query, pageArgs...)
-	}
-	// A filter or a search on the Store's own pool may use a remembered
-	// total (totals.go): the statement that reads the page checks that the
-	// team's rows are as they were when it was counted.
-	key := ""
-	if own && !unfiltered(q) && q.IDs == nil && s.totalsLimit() > 0 {
-		key = totalKey(c.Table(), where, args)
-		if e := s.totals.get(key); e != nil {
-			var vr versionResult
-			vcol, vargs := s.versionCheck(c.Table(), teamID, e)
-			if e.total > 0 && q.Offset() < e.total {
-				recs, err := readPage(e.total, e.teamSize, vcol, vargs, vr.dest())
-				if err != nil {
-					return Page{}, err
-				}
-				if len(recs) > 0 {
-					compact = s.manyDeltaRows(vr)
-					if s.unchanged(vr, e) {
-						return Page{Total: e.total, Records: recs}, nil
-					}
-					// Changed: count again. The page stands, read during
-					// this request as a page read after the count would be.
-					if err := s.countRemembered(ctx, db, c, teamID, key, started, countStmt{countCols, countColArgs, countFrom, countArgs, counted}, &total, &teamSize, col, dst); err != nil {
-						return Page{}, err
-					}
-					page := Page{Total: total, Records: []Record{}}
-					if q.Offset() < total {
-						page.Records = recs
-					}
-					return page, nil
-				}
-				// No row where the total promised some: the rows changed;
-				// count again below.
-			} else {
-				// The remembered total has no page to read: the check
-				// alone, with the probe.
-				var one int
-				if err := s.queryRow(ctx, db, "SELECT 1"+vcol+col, vargs...).Scan(append(append([]any{&one}, vr.dest()...), extraOf(dst)...)...); err != nil {
-					return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
-				}
-				compact = s.manyDeltaRows(vr)
-				if s.unchanged(vr, e) {
-					return Page{Total: e.total, Records: []Record{}}, nil
-				}
-			}
-		}
-	}
-	if unfiltered(q) && db == bun.IDB(s.db) {
-		// The team's row count, kept by the writes (see counts.go).
-		var err error
-		if total, err = s.teamRows(ctx, db, c, teamID); err != nil {
-			return Page{}, err
-		}
-	} else if key != "" {
-		if err := s.countRemembered(ctx, db, c, teamID, key, started, countStmt{countCols, countColArgs, countFrom, countArgs, counted}, &total, &teamSize, col, dst); err != nil {
-			return Page{}, err
-		}
-	} else if err := s.queryRow(ctx, db, "SELECT "+countCols+col+countFrom, append(slices.Clip(countColArgs), countArgs...)...).Scan(append(counted, extraOf(dst)...)...); err != nil {
-		return Page{}, fmt.Errorf("store: count %s: %w", c.Table(), err)
-	}
-	page := Page{Total: total, Records: []Record{}}
-	if total == 0 || q.Offset() >= total {
-		return page, nil
-	}
-	recs, err := readPage(total, teamSize, "", nil, nil)
-	if err != nil {
-		return Page{}, err
-	}
-	if recs != nil {
-		page.Records = recs
-	}
-	return page, nil
-}
-
 // countStmt is a list's count: its select columns and their arguments,
 // its FROM and WHERE and theirs, and the columns' destinations.
 type countStmt struct {
@@ -1105,10 +869,7 @@ func (s *Store) countRemembered(ctx context.Context, db bun.IDB, c *collections.
 // into e.
 func (s *Store) countVersioned(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string, cs countStmt, probeCol string, probeDst sql.Scanner, e *totalEntry) error {
 	vcol, vargs := s.countVersion(c.Table(), teamID)
-	var ver any = &e.gen
-	if s.dialect == dialect.PG {
-		ver = &e.snap
-	}
+	ver := s.dialect.versionDest(e)
 	args := append(append(slices.Clip(cs.colArgs), vargs...), cs.fromArgs...)
 	dst := append(append(slices.Clip(cs.into), ver), extraOf(probeDst)...)
 	if err := s.queryRow(ctx, db, "SELECT "+cs.cols+vcol+probeCol+cs.from, args...).Scan(dst...); err != nil {
@@ -1120,7 +881,7 @@ func (s *Store) countVersioned(ctx context.Context, db bun.IDB, c *collections.C
 // manyDeltaRows reports whether a version check (totals.go) found more
 // than countCompactOver PostgreSQL delta rows of the team.
 func (s *Store) manyDeltaRows(vr versionResult) bool {
-	return s.dialect == dialect.PG && vr.rows > countCompactOver
+	return s.has(featDeltaCounts) && vr.rows > countCompactOver
 }
 
 // compactChecked compacts the team's PostgreSQL delta rows after a version
@@ -1130,30 +891,6 @@ func (s *Store) compactChecked(ctx context.Context, c *collections.Collection, t
 	if err := s.compactCounts(ctx, c, teamID); err != nil {
 		s.logger().WarnContext(ctx, "store: compacting row counts failed; the next read retries", "table", c.Table(), "err", err.Error())
 	}
-}
-
-// pageWithTotal reads an unfiltered page (from and args: its FROM and
-// WHERE) and the team's row count in one PostgreSQL statement, the count
-// a scalar subquery of the page's (one snapshot for both, one round trip
-// instead of two). An empty page carries no count: ok false, and List
-// reads the count by itself.
-func (s *Store) pageWithTotal(ctx context.Context, c *collections.Collection, teamID string, q collections.ListQuery, from string, args []any) (Page, bool, error) {
-	col, dst := probeColumn(ctx)
-	query := "SELECT " + s.selectList(c) + ", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" +
-		", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)" + col +
-		from + " ORDER BY " + s.orderBy(q.Sort) + " LIMIT " + s.hiddenArg() + " OFFSET ?"
-	all := append([]any{c.Table(), teamID, c.Table(), teamID}, args...)
-	var total, rows int64
-	recs, err := s.scanRecordsAnd(ctx, s.db, c, append([]any{&total, &rows}, extraOf(dst)...), query, append(all, q.PageSize, q.Offset())...)
-	if err != nil || len(recs) == 0 {
-		return Page{}, false, err
-	}
-	if rows > countCompactOver {
-		if err := s.compactCounts(ctx, c, teamID); err != nil {
-			s.logger().WarnContext(ctx, "store: compacting row counts failed; the next read retries", "table", c.Table(), "err", err.Error())
-		}
-	}
-	return Page{Records: recs, Total: int(total)}, true, nil
 }
 
 // unfiltered reports whether q selects every record of the team: its
@@ -1184,19 +921,8 @@ func likeEscape(s string) string {
 // GLOB "*[äÄ][rR][gG][eE][rR]*" on SQLite, a regular expression on
 // PostgreSQL. Either way the result does not depend on the server's locale.
 func (s *Store) textMatch(col, term string, prefix bool) (string, any) {
-	if s.dialect == dialect.PG && needsUnicodeFold(term) {
-		p := regexFold(term)
-		if prefix {
-			p = "^" + p
-		}
-		return col + " ~ ?", p
-	}
-	if s.dialect != dialect.PG && needsUnicodeFold(term) {
-		p := globFold(term) + "*"
-		if !prefix {
-			p = "*" + p
-		}
-		return col + " GLOB " + s.hiddenArg(), p
+	if needsUnicodeFold(term) {
+		return s.dialect.foldedMatch(col, term, prefix, s.hiddenArg())
 	}
 	p := likeEscape(term) + "%"
 	if !prefix {
@@ -1263,12 +989,7 @@ func foldClasses(term string, literal func(*strings.Builder, rune)) string {
 	return b.String()
 }
 
-func (s *Store) like() string {
-	if s.dialect == dialect.PG {
-		return "ILIKE"
-	}
-	return "LIKE"
-}
+func (s *Store) like() string { return s.dialect.like() }
 
 // where builds the WHERE clause: the team first, then ids, search and
 // filters; with indexed, the search also narrows the rows to the search

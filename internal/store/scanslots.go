@@ -6,7 +6,6 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/apierror"
-	"github.com/uptrace/bun"
 )
 
 // Scan slots.
@@ -69,14 +68,14 @@ func (s *Store) acquireScan(ctx context.Context) (func(), error) {
 // index range (scansTeam): a free slot is taken; when none is free, a team
 // of at most rareCandidates rows runs without one (the release does
 // nothing), and a larger team waits as acquireScan does.
-func (s *Store) acquireTeamScan(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string) (func(), error) {
+func (s *Store) acquireTeamScan(ctx context.Context, r Read, c *collections.Collection, teamID string) (func(), error) {
 	s.scanOnce.Do(func() { s.scanSlots = make(chan struct{}, s.scanSlotCount()) })
 	select {
 	case s.scanSlots <- struct{}{}:
 		return func() { <-s.scanSlots }, nil
 	default:
 	}
-	rows, err := s.teamRows(ctx, db, c, teamID)
+	rows, err := s.teamRows(ctx, r, c, teamID)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func TestAListThatReadsBeyondAnIndexRangeWaitsForAScanSlotOrIsRefused(t *testing
 			t.Run(tt.name+" runs while the slot is held", func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 				defer cancel()
-				if _, err := f.s.List(ctx, f.db, f.products, tt.team, query(t, tt.params)); err != nil {
+				if _, err := f.s.List(ctx, store.Read{}, f.products, tt.team, query(t, tt.params)); err != nil {
 					t.Errorf("got %v, want nil", err)
 				}
 			})
@@ -70,7 +70,7 @@ func TestAListThatReadsBeyondAnIndexRangeWaitsForAScanSlotOrIsRefused(t *testing
 				done := make(chan error, 1)
 				q := query(t, tt.params)
 				go func() {
-					_, err := f.s.List(ctx, f.db, f.products, "t1", q)
+					_, err := f.s.List(ctx, store.Read{}, f.products, "t1", q)
 					done <- err
 				}()
 				// The first list waits (ScanQueue 1); the next is refused.
@@ -81,7 +81,7 @@ func TestAListThatReadsBeyondAnIndexRangeWaitsForAScanSlotOrIsRefused(t *testing
 					}
 					time.Sleep(time.Millisecond)
 				}
-				if _, err := f.s.List(t.Context(), f.db, f.products, "t1", q); !errors.Is(err, store.ErrBusy) {
+				if _, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", q); !errors.Is(err, store.ErrBusy) {
 					t.Errorf("a second list while one waits: got %v, want ErrBusy", err)
 				}
 				select {
@@ -98,7 +98,7 @@ func TestAListThatReadsBeyondAnIndexRangeWaitsForAScanSlotOrIsRefused(t *testing
 		release()
 		for _, tt := range waits {
 			t.Run(tt.name+" runs once the slot is free", func(t *testing.T) {
-				page, err := f.s.List(t.Context(), f.db, f.products, "t1", query(t, tt.params))
+				page, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", query(t, tt.params))
 				if err != nil || page.Total == 0 {
 					t.Errorf("got %d matches and %v, want some and nil", page.Total, err)
 				}

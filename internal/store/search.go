@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -130,7 +129,7 @@ func flushSearchSQL(c *collections.Collection) []string {
 // (SQLite; a no-op elsewhere, or when c has no searched fields). Call it
 // in the write transaction that changed c's rows, before it commits.
 func (s *Store) FlushSearch(ctx context.Context, db bun.IDB, c *collections.Collection) error {
-	if s.dialect == dialect.PG || c.External() || len(searchColumns(c)) == 0 {
+	if s.has(featSearchTable) || c.External() || len(searchColumns(c)) == 0 {
 		return nil
 	}
 	for _, q := range flushSearchSQL(c) {
@@ -153,7 +152,7 @@ func searchBacklogSQL(c *collections.Collection) string {
 // below the mark when the last rows were deleted). It is 0 on PostgreSQL
 // and for a collection without searched fields.
 func (s *Store) SearchBacklog(ctx context.Context, db bun.IDB, c *collections.Collection) (int, error) {
-	if s.dialect == dialect.PG || c.External() || len(searchColumns(c)) == 0 {
+	if s.has(featSearchTable) || c.External() || len(searchColumns(c)) == 0 {
 		return 0, nil
 	}
 	var n int
@@ -176,7 +175,7 @@ func (s *Store) FlushSearchOver(ctx context.Context, db bun.IDB, c *collections.
 
 // usesFTS reports whether a search for term on c goes through the FTS table.
 func (s *Store) usesFTS(c *collections.Collection, term string) bool {
-	return s.dialect != dialect.PG && !s.noSearchIndex && utf8.RuneCountInString(term) >= minIndexedSearch &&
+	return !s.has(featSearchTable) && !s.noSearchIndex && utf8.RuneCountInString(term) >= minIndexedSearch &&
 		len(searchColumns(c)) > 0
 }
 
@@ -220,7 +219,7 @@ func ftsQuery(term string) string {
 // syncSearch makes the search index of c match want, rebuilding it when
 // the searched columns changed (or it is missing).
 func (s *Store) syncSearch(ctx context.Context, tx bun.Tx, c *collections.Collection, have *tableDef, want tableDef) error {
-	if s.dialect == dialect.PG {
+	if s.has(featSearchTable) {
 		return s.syncSearchTable(ctx, tx, c, have, want)
 	}
 	fts, pending := ftsTable(c.Table()), ftsPending(c.Table())
@@ -360,7 +359,7 @@ func (s *Store) tuneSearch(ctx context.Context, tx bun.Tx, fts string) error {
 // on PostgreSQL the search table's triggers and their functions (the table
 // stays, for syncSearchTable to fill again).
 func (s *Store) dropSearch(ctx context.Context, tx bun.Tx, table string) error {
-	if s.dialect == dialect.PG {
+	if s.has(featSearchTable) {
 		for _, name := range searchTriggers(table) {
 			if _, err := s.execOnce(ctx, tx, "DROP TRIGGER IF EXISTS "+quote(name)+" ON "+quote(table)); err != nil {
 				return fmt.Errorf("store: drop search trigger: %w", err)
@@ -441,7 +440,7 @@ func searchTriggers(table string) []string {
 // usesSearchTable reports whether a search for term on c matches the
 // search table's doc rather than the fields.
 func (s *Store) usesSearchTable(c *collections.Collection, term string) bool {
-	return s.dialect == dialect.PG && !s.noSearchIndex && !strings.Contains(term, docSeparator) && len(searchColumns(c)) > 0
+	return s.has(featSearchTable) && !s.noSearchIndex && !strings.Contains(term, docSeparator) && len(searchColumns(c)) > 0
 }
 
 // docMatch returns the condition that the search table's doc contains
@@ -589,7 +588,7 @@ func (s *Store) syncSearchTable(ctx context.Context, tx bun.Tx, c *collections.C
 // naming the old name (every write to the table then fails, loudly). Sync
 // builds them again. Nil on SQLite.
 func (s *Store) staleSearchTriggers(ctx context.Context, tx bun.Tx) (map[string]bool, error) {
-	if s.dialect != dialect.PG {
+	if !s.has(featSearchTable) {
 		return nil, nil
 	}
 	tables, err := s.queryStringsOnce(ctx, tx, `SELECT c.relname FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid JOIN pg_class c ON c.oid = t.tgrelid

@@ -119,7 +119,7 @@ func BenchmarkSearchByHitRate(b *testing.B) {
 		}
 		where := ` WHERE "team_id" = ? AND (` + strings.Join(ors, " OR ") + ")"
 		kit := func() {
-			if _, err := s.List(ctx, s.db, c, "t1", q); err != nil {
+			if _, err := s.List(ctx, Read{}, c, "t1", q); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -100,12 +100,12 @@ func TestIndexedSearchReturnsExactlyWhatAScanReturns(t *testing.T) {
 				t.Run(fmt.Sprintf("%s in %s %s", term, team, state), func(t *testing.T) {
 					q := collections.ListQuery{Page: 1, PageSize: 1000, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}}
 					s.noSearchIndex = false
-					indexed, err := s.List(ctx, s.db, c, team, q)
+					indexed, err := s.List(ctx, Read{}, c, team, q)
 					if err != nil {
 						t.Fatal(err)
 					}
 					s.noSearchIndex = true
-					scanned, err := s.List(ctx, s.db, c, team, q)
+					scanned, err := s.List(ctx, Read{}, c, team, q)
 					s.noSearchIndex = false
 					if err != nil {
 						t.Fatal(err)
@@ -179,7 +179,7 @@ func flushSearch(t *testing.T, s *Store, c *collections.Collection) {
 // finds, by id.
 func searchIDs(t *testing.T, s *Store, c *collections.Collection, term string) []string {
 	t.Helper()
-	page, err := s.List(t.Context(), s.db, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
+	page, err := s.List(t.Context(), Read{}, c, "t1", collections.ListQuery{Page: 1, PageSize: 10, Search: term, Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestIndexedSearchCountStartsFromTheIndex(t *testing.T) {
 		}
 	})
 	q := collections.ListQuery{Page: 1, PageSize: 20, Search: "lamp", Sort: []collections.SortKey{{Attr: mustAttr(t, c, "id")}}}
-	if _, err := s.List(t.Context(), s.db, c, "t1", q); err != nil {
+	if _, err := s.List(t.Context(), Read{}, c, "t1", q); err != nil {
 		t.Fatal(err)
 	}
 	var steps []string

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/sqlexec"
@@ -94,7 +93,7 @@ func createdOrder(keys []collections.SortKey) bool {
 // scan slot, so that searches never hold more than their share of the
 // pool's connections (see SearchScans).
 func (s *Store) planSearch(ctx context.Context, db bun.IDB, c *collections.Collection, teamID, term string) (searchPlan, error) {
-	if s.dialect == dialect.PG {
+	if s.has(featServerPlans) {
 		return searchPlan{heavy: true}, nil
 	}
 	team, rows, sampled, hits, err := s.teamShare(ctx, db, c, teamID, term)
@@ -211,19 +210,19 @@ func (s *Store) sampleTeam(ctx context.Context, db bun.IDB, c *collections.Colle
 // CPUs instead of three times as many processes, and the other requests
 // keep their share. A search that runs alone keeps the planner's parallel
 // scan. Otherwise sharedScan returns db as it is.
-func (s *Store) sharedScan(ctx context.Context, db bun.IDB) (bun.IDB, func(), error) {
-	if s.dialect != dialect.PG || db != bun.IDB(s.db) || len(s.scanSlots) < 2 {
-		return db, func() {}, nil
+func (s *Store) sharedScan(ctx context.Context, r Read) (Read, func(), error) {
+	if !s.has(featSharedScans) || !r.pool() || len(s.scanSlots) < 2 {
+		return r, func() {}, nil
 	}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, nil, fmt.Errorf("store: begin a shared search: %w", err)
+		return Read{}, nil, fmt.Errorf("store: begin a shared search: %w", err)
 	}
 	if _, err := s.execOnce(ctx, tx, "SET LOCAL max_parallel_workers_per_gather = 0"); err != nil {
 		tx.Rollback()
-		return nil, nil, fmt.Errorf("store: begin a shared search: %w", err)
+		return Read{}, nil, fmt.Errorf("store: begin a shared search: %w", err)
 	}
-	return tx, func() { tx.Rollback() }, nil
+	return Read{Tx: tx, Probe: r.Probe}, func() { tx.Rollback() }, nil
 }
 
 // scanSlotCount is the number of scan slots: SearchScans, or its default
@@ -232,7 +231,7 @@ func (s *Store) scanSlotCount() int {
 	n := s.SearchScans
 	switch {
 	case n > 0:
-	case s.dialect == dialect.PG:
+	case s.has(featServerPlans):
 		// A search is a backend on the server (with its parallel
 		// workers). At least two slots: with one, a burst of
 		// searches used half of a two-CPU server (bench/doc.go).

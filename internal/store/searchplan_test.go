@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
@@ -196,10 +194,10 @@ func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
 	done := make(chan error)
 	common := searchQuery(t, f, "yonder") // t.Fatal belongs to the test's goroutine
 	go func() {
-		_, err := f.s.List(ctx, f.db, f.products, "t1", common)
+		_, err := f.s.List(ctx, store.Read{}, f.products, "t1", common)
 		done <- err
 	}()
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "jackdaw")); err != nil {
+	if _, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", searchQuery(t, f, "jackdaw")); err != nil {
 		t.Errorf("rare search while the slot is held: got %v, want nil", err)
 	}
 	cancel()
@@ -207,7 +205,7 @@ func TestAHeavySearchWaitsForAScanSlot(t *testing.T) {
 		t.Errorf("common search while the slot is held: got %v, want context.Canceled", err)
 	}
 	release()
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "yonder")); err != nil {
+	if _, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", searchQuery(t, f, "yonder")); err != nil {
 		t.Errorf("common search once the slot is free: got %v, want nil", err)
 	}
 }
@@ -225,20 +223,20 @@ func TestEveryPostgreSQLSearchWaitsForAScanSlot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "")); err != nil {
+	if _, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", searchQuery(t, f, "")); err != nil {
 		t.Errorf("list without a search while the slot is held: got %v, want nil", err)
 	}
 	for _, term := range []string{"jackdaw", "yonder"} {
 		t.Run(fmt.Sprintf("a search for %q waits while the slot is held", term), func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 			defer cancel()
-			if _, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, term)); !errors.Is(err, context.DeadlineExceeded) {
+			if _, err := f.s.List(ctx, store.Read{}, f.products, "t1", searchQuery(t, f, term)); !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("got %v, want context.DeadlineExceeded", err)
 			}
 		})
 	}
 	release()
-	if _, err := f.s.List(t.Context(), f.db, f.products, "t1", searchQuery(t, f, "yonder")); err != nil {
+	if _, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", searchQuery(t, f, "yonder")); err != nil {
 		t.Errorf("search once the slot is free: got %v, want nil", err)
 	}
 }
@@ -291,17 +289,17 @@ func TestAPostgreSQLSearchThatSharesTheScanSlotsRunsWithoutParallelWorkers(t *te
 			// caller's would wait for the pool's only connection.
 			ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 			defer cancel()
-			probe := store.NewVersionProbe(column)
-			var db bun.IDB = f.db
+			probe := store.NewVersionProbe(subquery(column))
+			r := store.Read{Probe: probe}
 			if tt.callerTx {
 				tx, err := f.db.BeginTx(ctx, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer tx.Rollback()
-				db = tx
+				r.Tx = tx
 			}
-			page, err := f.s.List(store.WithVersionProbe(ctx, probe), db, f.products, "t1", searchQuery(t, f, "yonder"))
+			page, err := f.s.List(ctx, r, f.products, "t1", searchQuery(t, f, "yonder"))
 			if err != nil {
 				t.Fatalf("List: %v", err)
 			}
@@ -379,7 +377,7 @@ func TestASearchAmongIDsFindsTheNamedMatches(t *testing.T) {
 			t.Run(fmt.Sprintf("a search for %q among 12 ids finds the named rows that match", term), func(t *testing.T) {
 				q := searchQuery(t, f, term)
 				q.IDs = named
-				got, err := f.s.List(t.Context(), f.db, f.products, "t1", q)
+				got, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", q)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -428,7 +426,7 @@ func TestWhichSearchStatementsWatchTheirContext(t *testing.T) {
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			log.take()
-			if _, err := f.s.List(ctx, f.db, f.products, "t1", searchQuery(t, f, tt.term)); err != nil {
+			if _, err := f.s.List(ctx, store.Read{}, f.products, "t1", searchQuery(t, f, tt.term)); err != nil {
 				t.Fatal(err)
 			}
 			bounded, watched := 0, 0

@@ -69,7 +69,7 @@ type Store struct {
 	Committed func([]Change)
 
 	db       *bun.DB
-	dialect  dialect.Name
+	dialect  sqlDialect
 	registry func() *collections.Registry
 
 	noSearchIndex    bool // tests: search by scan only, to compare
@@ -89,7 +89,7 @@ type Store struct {
 // New returns a Store on db. registry returns the current registry, so
 // references resolve to tables registered later.
 func New(db *bun.DB, registry func() *collections.Registry) *Store {
-	s := &Store{db: db, dialect: db.Dialect().Name(), registry: registry, run: sqlexec.New(db)}
+	s := &Store{db: db, dialect: dialectOf(db.Dialect().Name()), registry: registry, run: sqlexec.New(db)}
 	s.writes.s = s
 	return s
 }
@@ -97,13 +97,20 @@ func New(db *bun.DB, registry func() *collections.Registry) *Store {
 // HandsOverChanges reports whether Committed receives every change log
 // row this Store's writes record: on SQLite, where every RunWrite commits
 // in the write queue.
-func (s *Store) HandsOverChanges() bool { return s.dialect != dialect.PG }
+func (s *Store) HandsOverChanges() bool { return !s.has(featConcurrentWrites) }
+
+// WritesAlone reports whether a record's create, update or delete may be
+// one statement outside any transaction that also writes its row count
+// and change log row (InsertLogged, UpdateLogged, UpdateReturningBefore,
+// DeleteLogged): on PostgreSQL, whose writers run concurrently. On SQLite
+// those return ErrUnsupported, and writes go through RunWrite.
+func (s *Store) WritesAlone() bool { return s.has(featConcurrentWrites) }
 
 // DB returns the underlying database.
 func (s *Store) DB() *bun.DB { return s.db }
 
 // Dialect returns the engine's dialect name.
-func (s *Store) Dialect() dialect.Name { return s.dialect }
+func (s *Store) Dialect() dialect.Name { return s.dialect.name() }
 
 // validIdent reports whether ident has the only shape of identifier kit
 // writes into SQL: a lowercase ASCII letter, then up to 62 lowercase ASCII

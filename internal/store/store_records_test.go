@@ -100,7 +100,7 @@ func (f *fixture) list(t *testing.T, team string, params url.Values) store.Page 
 	if err != nil {
 		t.Fatalf("ParseListQuery %v: %v", params, err)
 	}
-	p, err := f.s.List(t.Context(), f.db, f.products, team, q)
+	p, err := f.s.List(t.Context(), store.Read{}, f.products, team, q)
 	if err != nil {
 		t.Fatalf("List %v: %v", params, err)
 	}
@@ -128,7 +128,7 @@ func TestStoreRecordsOnEveryEngine(t *testing.T) {
 				"rows": []any{map[string]any{"k": "v"}}, "tags": []any{"t1", 2.0}, "photo": "/p.png", "manual": "m.pdf",
 			}
 			id := f.insert(t, f.products, "t1", in)
-			got, err := f.s.Get(ctx, f.db, f.products, "t1", id)
+			got, err := f.s.Get(ctx, store.Read{}, f.products, "t1", id)
 			if err != nil {
 				t.Fatalf("Get: %v", err)
 			}
@@ -155,7 +155,7 @@ func TestStoreRecordsOnEveryEngine(t *testing.T) {
 
 		t.Run("another team's record is not found by Get, Update or Delete", func(t *testing.T) {
 			id := f.insert(t, f.products, "t1", map[string]any{"title": "mine"})
-			if _, err := f.s.Get(ctx, f.db, f.products, "t2", id); !errors.Is(err, store.ErrNotFound) {
+			if _, err := f.s.Get(ctx, store.Read{}, f.products, "t2", id); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("Get: got %v, want ErrNotFound", err)
 			}
 			if err := f.s.Update(ctx, f.db, f.products, "t2", id, store.Record{"title": "theirs"}); !errors.Is(err, store.ErrNotFound) {
@@ -164,7 +164,7 @@ func TestStoreRecordsOnEveryEngine(t *testing.T) {
 			if err := f.s.Delete(ctx, f.db, f.products, "t2", id); !errors.Is(err, store.ErrNotFound) {
 				t.Errorf("Delete: got %v, want ErrNotFound", err)
 			}
-			got, err := f.s.Get(ctx, f.db, f.products, "t1", id)
+			got, err := f.s.Get(ctx, store.Read{}, f.products, "t1", id)
 			if err != nil || got["title"] != "mine" {
 				t.Errorf("record after foreign writes: got %v, %v", got, err)
 			}
@@ -177,7 +177,7 @@ func TestStoreRecordsOnEveryEngine(t *testing.T) {
 			if got, err := f.s.GetAnyTeam(ctx, f.db, f.products, id); err != nil || got["teamId"] != "t1" {
 				t.Errorf("GetAnyTeam: got %v, %v", got, err)
 			}
-			many, err := f.s.GetMany(ctx, f.db, f.products, "t2", []string{id})
+			many, err := f.s.GetMany(ctx, store.Read{}, f.products, "t2", []string{id})
 			if err != nil || len(many) != 0 {
 				t.Errorf("GetMany for another team: got %d records, %v", len(many), err)
 			}

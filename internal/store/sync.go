@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -190,8 +189,8 @@ func indexName(prefix, table, suffix string) string {
 // whole sync one more, for triggers that name a renamed schema).
 func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOptions) error {
 	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if s.dialect == dialect.PG {
-			if _, err := s.execOnce(ctx, tx, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:schema-sync")); err != nil {
+		if lock := s.dialect.lockSQL(); lock != "" {
+			if _, err := s.execOnce(ctx, tx, lock, advisoryKey("kit:schema-sync")); err != nil {
 				return fmt.Errorf("store: schema lock: %w", err)
 			}
 		}
@@ -240,21 +239,9 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	sum := sha256.Sum256(wantJSON)
 	hash := hex.EncodeToString(sum[:])
 
-	var row storedCollection
-	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key()).Scan(&row.Definition, &row.Hash)
-	switch {
-	case err == nil && row.Hash == hash && !force:
-		return nil, nil
-	case err != nil && !errors.Is(err, sql.ErrNoRows):
-		return nil, fmt.Errorf("store: read kit_collections: %w", err)
-	}
-	var have *tableDef
-	if err == nil {
-		var td tableDef
-		if jerr := json.Unmarshal([]byte(row.Definition), &td); jerr != nil {
-			return nil, fmt.Errorf("store: kit_collections row %s: %w", c.Key(), jerr)
-		}
-		have = &td
+	have, same, err := s.storedDefinition(ctx, tx, c, hash)
+	if err != nil || same && !force {
+		return nil, err
 	}
 	exists, err := s.tableExists(ctx, tx, c.Table())
 	if err != nil {
@@ -262,48 +249,18 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	}
 	var fks []func() error
 	if !exists {
-		if fks, err = s.createTable(ctx, tx, c); err != nil {
-			return nil, err
-		}
+		fks, err = s.createTable(ctx, tx, c)
 	} else {
 		if have == nil {
 			// A table kit did not record: read its columns, trust nothing.
-			cols, err := s.tableColumns(ctx, tx, c.Table())
-			if err != nil {
-				return nil, err
-			}
-			have = &tableDef{Table: c.Table()}
-			for _, name := range cols {
-				if strings.HasSuffix(name, sortKeySuffix) {
-					have.SortKeys = append(have.SortKeys, strings.TrimSuffix(name, sortKeySuffix))
-					continue
-				}
-				if strings.HasSuffix(name, uniqueKeySuffix) {
-					have.UniqueKeys = append(have.UniqueKeys, strings.TrimSuffix(name, uniqueKeySuffix))
-					continue
-				}
-				have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
-			}
-		}
-		if !slices.Equal(have.Search, want.Search) {
-			// The search triggers name the searched columns: drop them
-			// before a column changes; syncSearch builds them again.
-			if err := s.dropSearch(ctx, tx, c.Table()); err != nil {
+			if have, err = s.unrecordedTable(ctx, tx, c); err != nil {
 				return nil, err
 			}
 		}
-		if fks, err = s.alterTable(ctx, tx, c, *have, want, opts); err != nil {
-			return nil, err
-		}
-		if err := s.syncSortKeys(ctx, tx, c, *have); err != nil {
-			return nil, err
-		}
-		if err := s.syncUniqueKeys(ctx, tx, c, *have); err != nil {
-			return nil, err
-		}
-		if err := s.backfillManaged(ctx, tx, c, *have); err != nil {
-			return nil, err
-		}
+		fks, err = s.changeTable(ctx, tx, c, *have, want, opts)
+	}
+	if err != nil {
+		return nil, err
 	}
 	for _, ix := range want.Indexes {
 		if err := s.createIndex(ctx, tx, c.Table(), ix); err != nil {
@@ -314,10 +271,11 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 		return nil, err
 	}
 	if !exists || !hasCounts(have) {
-		if err := s.syncCounts(ctx, tx, c); err != nil {
-			return nil, err
-		}
-	} else if err := s.touchTable(ctx, tx, c); err != nil {
+		err = s.syncCounts(ctx, tx, c)
+	} else {
+		err = s.touchTable(ctx, tx, c)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if _, err := s.execOnce(ctx, tx, "INSERT INTO kit_collections (key, table_name, definition, hash, updated_at) VALUES (?, ?, ?, ?, ?)"+
@@ -328,24 +286,82 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	return fks, nil
 }
 
-func (s *Store) tableExists(ctx context.Context, tx bun.Tx, table string) (bool, error) {
-	q := "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
-	if s.dialect == dialect.PG {
-		q = "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+// storedDefinition reads the definition kit recorded for c (nil when
+// none) and reports whether its hash is hash: the table is as c wants it.
+func (s *Store) storedDefinition(ctx context.Context, tx bun.Tx, c *collections.Collection, hash string) (*tableDef, bool, error) {
+	var row storedCollection
+	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key()).Scan(&row.Definition, &row.Hash)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("store: read kit_collections: %w", err)
 	}
+	var td tableDef
+	if err := json.Unmarshal([]byte(row.Definition), &td); err != nil {
+		return nil, false, fmt.Errorf("store: kit_collections row %s: %w", c.Key(), err)
+	}
+	return &td, row.Hash == hash, nil
+}
+
+// unrecordedTable is the definition of c's table, which kit did not
+// record, as its columns tell it: their names, types unknown.
+func (s *Store) unrecordedTable(ctx context.Context, tx bun.Tx, c *collections.Collection) (*tableDef, error) {
+	cols, err := s.tableColumns(ctx, tx, c.Table())
+	if err != nil {
+		return nil, err
+	}
+	have := &tableDef{Table: c.Table()}
+	for _, name := range cols {
+		switch {
+		case strings.HasSuffix(name, sortKeySuffix):
+			have.SortKeys = append(have.SortKeys, strings.TrimSuffix(name, sortKeySuffix))
+		case strings.HasSuffix(name, uniqueKeySuffix):
+			have.UniqueKeys = append(have.UniqueKeys, strings.TrimSuffix(name, uniqueKeySuffix))
+		default:
+			have.Columns = append(have.Columns, columnDef{Name: name, Type: "unknown"})
+		}
+	}
+	return have, nil
+}
+
+// changeTable brings c's existing table from have to want: its columns,
+// sort and unique keys and managed columns; it returns the foreign keys
+// to add once every table exists.
+func (s *Store) changeTable(ctx context.Context, tx bun.Tx, c *collections.Collection, have, want tableDef, opts SyncOptions) ([]func() error, error) {
+	if !slices.Equal(have.Search, want.Search) {
+		// The search triggers name the searched columns: drop them before
+		// a column changes; syncSearch builds them again.
+		if err := s.dropSearch(ctx, tx, c.Table()); err != nil {
+			return nil, err
+		}
+	}
+	fks, err := s.alterTable(ctx, tx, c, have, want, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.syncSortKeys(ctx, tx, c, have); err != nil {
+		return nil, err
+	}
+	if err := s.syncUniqueKeys(ctx, tx, c, have); err != nil {
+		return nil, err
+	}
+	if err := s.backfillManaged(ctx, tx, c, have); err != nil {
+		return nil, err
+	}
+	return fks, nil
+}
+
+func (s *Store) tableExists(ctx context.Context, tx bun.Tx, table string) (bool, error) {
 	var n int
-	if err := s.queryRowOnce(ctx, tx, q, table).Scan(&n); err != nil {
+	if err := s.queryRowOnce(ctx, tx, s.dialect.tableExistsSQL(), table).Scan(&n); err != nil {
 		return false, fmt.Errorf("store: look up table %s: %w", table, err)
 	}
 	return n > 0, nil
 }
 
 func (s *Store) tableColumns(ctx context.Context, tx bun.Tx, table string) ([]string, error) {
-	q := "SELECT name FROM pragma_table_info(?)"
-	if s.dialect == dialect.PG {
-		q = "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position"
-	}
-	cols, err := s.queryStringsOnce(ctx, tx, q, table)
+	cols, err := s.queryStringsOnce(ctx, tx, s.dialect.tableColumnsSQL(), table)
 	if err != nil {
 		return nil, fmt.Errorf("store: read columns of %s: %w", table, err)
 	}
@@ -354,10 +370,10 @@ func (s *Store) tableColumns(ctx context.Context, tx bun.Tx, table string) ([]st
 
 func (s *Store) columnSQL(c *collections.Collection, a *collections.Attribute, inCreate bool) string {
 	def := quote(a.Column) + " " + columnType(s.dialect, a)
-	if a.Managed == collections.ManagedPath && s.dialect == dialect.PG && !strings.Contains(def, "COLLATE") {
+	if a.Managed == collections.ManagedPath && !strings.Contains(def, "COLLATE") {
 		// Byte order, so a subtree is one index range whatever the
 		// database's locale (see subtreeRange).
-		def += ` COLLATE "C"`
+		def += s.dialect.byteCollation()
 	}
 	switch {
 	case a.Name == "id":
@@ -367,15 +383,7 @@ func (s *Store) columnSQL(c *collections.Collection, a *collections.Attribute, i
 	case a.System && inCreate:
 		def += " NOT NULL"
 	}
-	if s.dialect != dialect.PG && a.Type.IsStructured() {
-		def += fmt.Sprintf(" CHECK (%s IS NULL OR json_valid(%s))", quote(a.Column), quote(a.Column))
-	}
-	if s.dialect != dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
-		if t, ok := s.refTable(c, a); ok {
-			def += " REFERENCES " + quote(t) + " (\"id\")"
-		}
-	}
-	return def
+	return def + s.dialect.columnChecks(s, c, a)
 }
 
 // refTable is the table a reference column points at; false for
@@ -406,7 +414,7 @@ func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Colle
 		if hasUniqueKey(a) {
 			ukeys = append(ukeys, s.uniqueKeyColumnSQL(a))
 		}
-		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
+		if s.has(featLateForeignKeys) && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
 	}
@@ -476,7 +484,7 @@ func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collec
 		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(c.Table())+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
 			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table(), a.Column, err)
 		}
-		if s.dialect == dialect.PG && a.Field != nil && a.Field.RefTarget != "" {
+		if s.has(featLateForeignKeys) && a.Field != nil && a.Field.RefTarget != "" {
 			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
 		}
 	}
@@ -515,10 +523,7 @@ func (s *Store) retypeNumber(ctx context.Context, tx bun.Tx, c *collections.Coll
 		// math functions: there a value equal to its INTEGER cast is whole
 		// (and one past int64's range is not). PostgreSQL's cast would fail
 		// on such a value, so it truncates.
-		whole := "trunc(" + col + ")"
-		if s.dialect != dialect.PG {
-			whole = "CAST(" + col + " AS INTEGER)"
-		}
+		whole := s.dialect.wholeNumber(col)
 		var n int
 		q := fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s <> %s OR abs(%s) > %d`, table, col, whole, col, int64(1<<53))
 		if err := s.queryRowOnce(ctx, tx, q).Scan(&n); err != nil {
@@ -528,7 +533,7 @@ func (s *Store) retypeNumber(ctx context.Context, tx bun.Tx, c *collections.Coll
 			return false, nil
 		}
 	}
-	if s.dialect != dialect.PG {
+	if !s.has(featAlterColumnType) {
 		return true, nil
 	}
 	q := fmt.Sprintf(`ALTER TABLE %s ALTER COLUMN %s TYPE DOUBLE PRECISION`, table, col)
@@ -561,8 +566,8 @@ func (s *Store) createIndex(ctx context.Context, tx bun.Tx, table string, ix ind
 	cols := make([]string, len(ix.Columns))
 	for i, c := range ix.Columns {
 		cols[i] = quote(c)
-		if ix.NullsFirst && s.dialect == dialect.PG {
-			cols[i] += " NULLS FIRST"
+		if ix.NullsFirst {
+			cols[i] += s.dialect.nullsFirst()
 		}
 	}
 	kind := "INDEX"

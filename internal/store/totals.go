@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/uptrace/bun/dialect"
 )
 
 // Totals of filtered and searched lists. An unfiltered page takes its
@@ -218,22 +216,14 @@ func totalKey(table, where string, args []any) string {
 // countVersion is the column a count adds to its select list to learn the
 // version of the team's rows it counted, and its arguments.
 func (s *Store) countVersion(table, team string) (string, []any) {
-	if s.dialect == dialect.PG {
-		return ", pg_current_snapshot()::text", nil
-	}
-	return ", coalesce((SELECT gen FROM kit_row_counts WHERE table_name = ? AND team_id = ?), 0)", []any{table, team}
+	return s.dialect.countVersion(table, team)
 }
 
 // versionCheck is what a statement adds to its select list to learn
 // whether the team's rows changed since e was counted (two columns, see
 // versionResult), and its arguments.
 func (s *Store) versionCheck(table, team string, e *totalEntry) (string, []any) {
-	if s.dialect == dialect.PG {
-		return `, (SELECT count(*) FILTER (WHERE NOT pg_visible_in_snapshot("xid", ?::pg_snapshot)) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)` +
-				", (SELECT count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?)",
-			[]any{e.snap, table, team, table, team}
-	}
-	return ", coalesce((SELECT gen FROM kit_row_counts WHERE table_name = ? AND team_id = ?), 0), 0", []any{table, team}
+	return s.dialect.versionCheck(table, team, e)
 }
 
 // versionResult holds a versionCheck's two columns as a statement read
@@ -251,9 +241,4 @@ func (r *versionResult) dest() []any { return []any{&r.v, &r.rows} }
 
 // unchanged reports whether the check found the team's rows as e was
 // counted.
-func (s *Store) unchanged(r versionResult, e *totalEntry) bool {
-	if s.dialect == dialect.PG {
-		return r.v == 0
-	}
-	return r.v == e.gen
-}
+func (s *Store) unchanged(r versionResult, e *totalEntry) bool { return s.dialect.unchanged(r, e) }

@@ -81,7 +81,7 @@ func TestRememberedTotalsFollowEveryWrite(t *testing.T) {
 		seq := 0
 		newID := func() string { seq++; return fmt.Sprintf("tot-%03d", seq) }
 		inQueue := func(fn func(ctx context.Context, db bun.IDB) error) error {
-			return f.s.RunWrite(ctx, f.products, false, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
+			return f.s.RunWrite(ctx, store.Write{Collection: f.products, Single: false}, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
 		}
 		type writeCase struct {
 			name    string
@@ -137,7 +137,7 @@ func TestRememberedTotalsFollowEveryWrite(t *testing.T) {
 		if pg {
 			cases = append(cases,
 				writeCase{"an update that is one statement (UpdateLogged)", func(t *testing.T) error {
-					_, _, err := f.s.UpdateLogged(ctx, f.products, "t1", light, "", store.Record{"weight": 12.0}, store.Record{"weight": 12.0}, nil)
+					_, _, err := f.s.UpdateLogged(ctx, store.GuardOf(ctx), f.products, "t1", light, "", store.Record{"weight": 12.0}, store.Record{"weight": 12.0}, nil)
 					return err
 				}, true},
 				writeCase{"an update that returns the record it replaced (UpdateReturningBefore)", func(t *testing.T) error {
@@ -145,7 +145,7 @@ func TestRememberedTotalsFollowEveryWrite(t *testing.T) {
 					return err
 				}, true},
 				writeCase{"a delete that is one statement (DeleteLogged)", func(t *testing.T) error {
-					return f.s.DeleteLogged(ctx, f.products, "t1", light, nil)
+					return f.s.DeleteLogged(ctx, store.GuardOf(ctx), f.products, "t1", light, nil)
 				}, true},
 			)
 		}
@@ -296,7 +296,7 @@ func TestRememberedTotalsAreForgottenBySync(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := other.List(t.Context(), f.db, f.products, "t1", q); err != nil {
+		if _, err := other.List(t.Context(), store.Read{}, f.products, "t1", q); err != nil {
 			t.Fatal(err)
 		}
 		f.list(t, "t1", heavy)
@@ -313,7 +313,7 @@ func TestRememberedTotalsAreForgottenBySync(t *testing.T) {
 			t.Errorf("the syncing Store ran %d counts after the sync, want 1", n)
 		}
 		n := countsOn(other, func() {
-			if _, err := other.List(t.Context(), f.db, f.products, "t1", q); err != nil {
+			if _, err := other.List(t.Context(), store.Read{}, f.products, "t1", q); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -351,7 +351,7 @@ func TestRememberedTotalsNeverGoBack(t *testing.T) {
 					if w == 0 {
 						err = write(ctx, f.db)
 					} else {
-						err = f.s.RunWrite(ctx, f.products, true, func(ctx context.Context, tx bun.Tx) error { return write(ctx, tx) })
+						err = f.s.RunWrite(ctx, store.Write{Collection: f.products, Single: true}, func(ctx context.Context, tx bun.Tx) error { return write(ctx, tx) })
 					}
 					if err != nil {
 						errs <- err
@@ -364,7 +364,7 @@ func TestRememberedTotalsNeverGoBack(t *testing.T) {
 			wg.Go(func() {
 				last := 0
 				for !stop.Load() {
-					p, err := f.s.List(ctx, f.db, f.products, "t1", q)
+					p, err := f.s.List(ctx, store.Read{}, f.products, "t1", q)
 					if err != nil {
 						errs <- err
 						return
@@ -475,7 +475,7 @@ func TestListsThatFindTheirTotalChangedShareOneCount(t *testing.T) {
 		var wg sync.WaitGroup
 		for i := range lists {
 			wg.Go(func() {
-				p, err := f.s.List(t.Context(), f.db, f.products, "t1", q)
+				p, err := f.s.List(t.Context(), store.Read{}, f.products, "t1", q)
 				totals[i], errs[i] = p.Total, err
 			})
 		}

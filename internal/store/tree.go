@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/sqlexec"
@@ -64,10 +63,11 @@ func orderIndexes(c *collections.Collection) []indexDef {
 // (_txlock=immediate), so there is nothing to take. Call it first in the
 // transaction, before reading what the write depends on.
 func (s *Store) LockOrder(ctx context.Context, db bun.IDB, c *collections.Collection, teamID string) error {
-	if s.dialect != dialect.PG {
-		return nil
+	lock := s.dialect.lockSQL()
+	if lock == "" {
+		return nil // write transactions are serialized
 	}
-	if _, err := s.exec(ctx, db, "SELECT pg_advisory_xact_lock(?)", advisoryKey("kit:order:"+c.Table()+"\x00"+teamID)); err != nil {
+	if _, err := s.exec(ctx, db, lock, advisoryKey("kit:order:"+c.Table()+"\x00"+teamID)); err != nil {
 		return fmt.Errorf("store: lock order of %s: %w", c.Table(), err)
 	}
 	return nil
@@ -219,11 +219,7 @@ func (s *Store) SetOrders(ctx context.Context, db bun.IDB, c *collections.Collec
 		var b strings.Builder
 		args := make([]any, 0, 2*len(batch)+2)
 		b.WriteString("UPDATE " + quote(c.Table()) + " SET " + order + ` = CASE "id"`)
-		then := " WHEN ? THEN ?"
-		if s.dialect == dialect.PG {
-			// A driver argument in a CASE arm has no type of its own.
-			then = " WHEN ? THEN CAST(? AS DOUBLE PRECISION)"
-		}
+		then := " WHEN ? THEN " + s.dialect.castFloatArg()
 		for _, id := range batch {
 			b.WriteString(then)
 			args = append(args, id, orders[id])

@@ -115,7 +115,7 @@ func writeProduct(ctx context.Context, s *Store, c *collections.Collection, id s
 	now := time.Now().UTC()
 	rec := Record{"id": id, "teamId": "t1", "owner": "u", "title": "title " + id,
 		"createdAt": now, "updatedAt": now, "createdBy": "u", "updatedBy": "u"}
-	return s.RunWrite(ctx, c, true, func(ctx context.Context, tx bun.Tx) error {
+	return s.RunWrite(ctx, Write{Collection: c, Single: true}, func(ctx context.Context, tx bun.Tx) error {
 		return s.Insert(ctx, tx, c, rec)
 	})
 }

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 )
@@ -46,27 +45,38 @@ const maxWriteBatch = 64
 // shared transaction. A write whose ctx is done before its turn is dropped
 // with ctx's error.
 //
-// c is the collection whose rows fn changes (nil when none): before the
-// transaction commits, c's search index is brought up to date once
-// SearchBacklogLimit rows wait for it (see FlushSearchOver).
-//
-// single says that fn makes at most one write statement and nothing after
-// it can fail: such a write needs no savepoint, since SQLite undoes a
-// failed statement by itself.
-//
-// A write whose ctx carries a WriteGuard runs only when the guard passes,
-// checked in the write's transaction right before fn (see WriteGuard); a
-// refused write returns ErrWriteGuardRefused.
-func (s *Store) RunWrite(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
-	if s.dialect == dialect.PG {
+// w says which collection's rows fn changes, whether fn is a single
+// statement, and which guard the write depends on (see Write).
+func (s *Store) RunWrite(ctx context.Context, w Write, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if s.has(featConcurrentWrites) {
 		return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			if err := s.checkGuard(ctx, tx); err != nil {
+			if err := s.checkGuard(ctx, tx, w.Guard); err != nil {
 				return err
 			}
 			return fn(ctx, tx)
 		})
 	}
-	return s.writes.run(ctx, c, single, fn)
+	return s.writes.run(ctx, w, fn)
+}
+
+// Write says what a write that RunWrite runs changes and what it depends
+// on. The zero Write changes no collection's rows and is guarded by
+// nothing.
+type Write struct {
+	// Collection is the collection whose rows the write changes (nil
+	// when none): before the transaction commits, its search index is
+	// brought up to date once SearchBacklogLimit rows wait for it (see
+	// FlushSearchOver).
+	Collection *collections.Collection
+	// Single says that the write makes at most one write statement and
+	// nothing after it can fail: such a write needs no savepoint, since
+	// SQLite undoes a failed statement by itself.
+	Single bool
+	// Guard, when not nil, makes the write conditional on a counter (see
+	// WriteGuard): the write runs only when the guard passes, checked in
+	// its transaction right before it; a refused write returns
+	// ErrWriteGuardRefused.
+	Guard *WriteGuard
 }
 
 // QueuedWrites reports how many writes wait in the SQLite write queue
@@ -148,8 +158,10 @@ type writeReq struct {
 	c   *collections.Collection
 	// single: fn makes at most one write statement, last (no savepoint).
 	single bool
-	fn     func(ctx context.Context, tx bun.Tx) error
-	done   chan struct{}
+	// guard: the write's guard (nil: none), checked before fn runs.
+	guard *WriteGuard
+	fn    func(ctx context.Context, tx bun.Tx) error
+	done  chan struct{}
 
 	err      error
 	panicked bool
@@ -165,11 +177,11 @@ type writeReq struct {
 // writeReqKey carries the running *writeReq in fn's context.
 type writeReqKey struct{}
 
-func (q *writeQueue) run(ctx context.Context, c *collections.Collection, single bool, fn func(ctx context.Context, tx bun.Tx) error) error {
+func (q *writeQueue) run(ctx context.Context, w Write, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	req := &writeReq{ctx: ctx, c: c, single: single, fn: fn, done: make(chan struct{})}
+	req := &writeReq{ctx: ctx, c: w.Collection, single: w.Single, guard: w.Guard, fn: fn, done: make(chan struct{})}
 	q.mu.Lock()
 	q.queue = append(q.queue, req)
 	if !q.running {
@@ -347,92 +359,127 @@ func (q *writeQueue) checkpoint(row *sql.Row, alone bool) {
 // except for the writes it returns: those did not run because the
 // transaction broke first, and go back to the queue.
 func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
-	finish := func(reqs []*writeReq) {
-		for _, r := range reqs {
-			close(r.done)
-		}
-	}
 	tx, err := q.begin(context.WithoutCancel(batch[0].ctx))
 	if err != nil {
 		for _, r := range batch {
 			r.err = err
 		}
-		finish(batch)
+		finishWrites(batch)
 		return nil
 	}
-	grouped := len(batch) > 1
-	var ran, ok []*writeReq
-	seen := guardReads{}
+	g := &group{q: q, tx: tx, grouped: len(batch) > 1, seen: guardReads{}}
 	for i, r := range batch {
-		if err := r.ctx.Err(); err != nil {
-			r.err = err
-			ran = append(ran, r)
-			continue
-		}
-		ctx := context.WithValue(context.WithoutCancel(r.ctx), writeReqKey{}, r)
-		if !q.check(ctx, tx, r, seen) {
-			ran = append(ran, r)
-			continue
-		}
-		// In a group, a write gets a savepoint so that its failure undoes
-		// only its own changes; a single-statement write needs none.
-		sp := grouped && !r.single
-		if sp {
-			if _, err := q.s.execOnce(ctx, tx, "SAVEPOINT kit_write"); err != nil {
-				// The transaction is no longer usable: what ran is lost,
-				// what did not run goes back to the queue, unless nothing
-				// ran (a savepoint that cannot be made at all fails the
-				// group instead of looping).
-				q.fail(tx, ok, err)
-				if len(ran) == 0 {
-					for _, r := range batch[i:] {
-						r.err = err
-					}
-					finish(batch[i:])
-					return nil
-				}
-				finish(ran)
-				return batch[i:]
-			}
-		}
-		q.call(ctx, tx, r)
-		ran = append(ran, r)
-		if !r.single {
-			clear(seen) // fn may have changed a guarded counter
-		}
-		switch {
-		case r.panicked && grouped && !sp:
-			// A panic may have come after the write: without a savepoint
-			// the group cannot keep the rest and drop this one.
-			q.fail(tx, ok, errors.New("store: write transaction aborted: another write in its group panicked"))
-			finish(ran)
-			return batch[i+1:]
-		case sp && (r.err != nil || r.panicked):
-			if err := q.rollbackTo(ctx, tx); err != nil {
-				q.fail(tx, ok, fmt.Errorf("store: write transaction aborted: %w", errors.Join(r.err, err)))
-				finish(ran)
-				return batch[i+1:]
-			}
-		case sp:
-			if _, err := q.s.execOnce(ctx, tx, "RELEASE kit_write"); err != nil {
-				ok = append(ok, r)
-				q.fail(tx, ok, err)
-				finish(ran)
-				return batch[i+1:]
-			}
-			ok = append(ok, r)
-		case r.err == nil && !r.panicked:
-			ok = append(ok, r)
+		if rest, stop := g.run(batch, i, r); stop {
+			return rest
 		}
 	}
-	if len(ok) == 0 {
+	if len(g.ok) > 0 {
+		q.commitGroup(tx, g.ok)
+	} else {
 		_ = tx.Rollback()
-		finish(ran)
-		return nil
 	}
-	if err := q.s.insertChanges(context.WithoutCancel(ok[0].ctx), tx, ok); err != nil {
+	finishWrites(g.ran)
+	return nil
+}
+
+// finishWrites tells the writers of reqs that their writes are done.
+func finishWrites(reqs []*writeReq) {
+	for _, r := range reqs {
+		close(r.done)
+	}
+}
+
+// group is one transaction of the write queue while its writes run.
+type group struct {
+	q       *writeQueue
+	tx      bun.Tx
+	grouped bool // more than one write: each but a single statement in a savepoint
+	ran     []*writeReq
+	ok      []*writeReq // the writes that succeeded
+	seen    guardReads
+}
+
+// run runs batch[i], r, in the group's transaction. stop says that the
+// transaction broke: the writes that ran are finished, and rest (the
+// writes that did not run) goes back to the queue.
+func (g *group) run(batch []*writeReq, i int, r *writeReq) (rest []*writeReq, stop bool) {
+	q, tx := g.q, g.tx
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		g.ran = append(g.ran, r)
+		return nil, false
+	}
+	ctx := context.WithValue(context.WithoutCancel(r.ctx), writeReqKey{}, r)
+	if !q.check(ctx, tx, r, g.seen) {
+		g.ran = append(g.ran, r)
+		return nil, false
+	}
+	// In a group, a write gets a savepoint so that its failure undoes
+	// only its own changes; a single-statement write needs none.
+	sp := g.grouped && !r.single
+	if sp {
+		if _, err := q.s.execOnce(ctx, tx, "SAVEPOINT kit_write"); err != nil {
+			// The transaction is no longer usable: what ran is lost, what
+			// did not run goes back to the queue, unless nothing ran (a
+			// savepoint that cannot be made at all fails the group
+			// instead of looping).
+			q.fail(tx, g.ok, err)
+			if len(g.ran) == 0 {
+				for _, r := range batch[i:] {
+					r.err = err
+				}
+				finishWrites(batch[i:])
+				return nil, true
+			}
+			finishWrites(g.ran)
+			return batch[i:], true
+		}
+	}
+	q.call(ctx, tx, r)
+	g.ran = append(g.ran, r)
+	if !r.single {
+		clear(g.seen) // fn may have changed a guarded counter
+	}
+	if err := g.settle(ctx, r, sp); err != nil {
+		q.fail(tx, g.ok, err)
+		finishWrites(g.ran)
+		return batch[i+1:], true
+	}
+	return nil, false
+}
+
+// settle ends write r (sp: in a savepoint) after it ran: it keeps it
+// among the group's successful writes, or undoes it. An error means the
+// transaction broke.
+func (g *group) settle(ctx context.Context, r *writeReq, sp bool) error {
+	switch {
+	case r.panicked && g.grouped && !sp:
+		// A panic may have come after the write: without a savepoint the
+		// group cannot keep the rest and drop this one.
+		return errors.New("store: write transaction aborted: another write in its group panicked")
+	case sp && (r.err != nil || r.panicked):
+		if err := g.q.rollbackTo(ctx, g.tx); err != nil {
+			return fmt.Errorf("store: write transaction aborted: %w", errors.Join(r.err, err))
+		}
+	case sp:
+		g.ok = append(g.ok, r)
+		if _, err := g.q.s.execOnce(ctx, g.tx, "RELEASE kit_write"); err != nil {
+			return err
+		}
+	case r.err == nil && !r.panicked:
+		g.ok = append(g.ok, r)
+	}
+	return nil
+}
+
+// commitGroup writes the change log rows and row counts of the group's
+// successful writes ok, brings the search index up to date, commits, and
+// hands the changes over (Committed).
+func (q *writeQueue) commitGroup(tx bun.Tx, ok []*writeReq) {
+	ctx := context.WithoutCancel(ok[0].ctx)
+	if err := q.s.insertChanges(ctx, tx, ok); err != nil {
 		q.fail(tx, ok, err)
-	} else if err := q.s.applyCounts(context.WithoutCancel(ok[0].ctx), tx, ok); err != nil {
+	} else if err := q.s.applyCounts(ctx, tx, ok); err != nil {
 		q.fail(tx, ok, err)
 	} else if err := q.flushSearch(tx, ok); err != nil {
 		q.fail(tx, ok, err)
@@ -449,8 +496,6 @@ func (q *writeQueue) commit(batch []*writeReq) (rest []*writeReq) {
 			q.s.Committed(changes)
 		}
 	}
-	finish(ran)
-	return nil
 }
 
 // begin starts a group's transaction on the queue's own connection,

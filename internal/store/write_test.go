@@ -56,7 +56,7 @@ func holdQueue(t *testing.T, s *store.Store) (release func()) {
 	t.Helper()
 	started, unblock := make(chan struct{}), make(chan struct{})
 	go func() {
-		_ = s.RunWrite(context.Background(), nil, true, func(context.Context, bun.Tx) error {
+		_ = s.RunWrite(context.Background(), store.Write{Single: true}, func(context.Context, bun.Tx) error {
 			close(started)
 			<-unblock
 			return nil
@@ -84,7 +84,7 @@ func waitForQueue(t *testing.T, s *store.Store, n int) {
 // error (or its panic, on the caller's goroutine), while the rest commit.
 func TestRunWriteGroupRollsBackOnlyTheFailedWrites(t *testing.T) {
 	s, db := writeStore(t, testdb.EngineSQLite)
-	if err := s.RunWrite(t.Context(), nil, false, insertNote("taken")); err != nil {
+	if err := s.RunWrite(t.Context(), store.Write{Single: false}, insertNote("taken")); err != nil {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
@@ -122,7 +122,7 @@ func TestRunWriteGroupRollsBackOnlyTheFailedWrites(t *testing.T) {
 				o.panicked = recover()
 				results[i] <- o
 			}()
-			o.err = s.RunWrite(context.Background(), nil, false, w.fn)
+			o.err = s.RunWrite(context.Background(), store.Write{Single: false}, w.fn)
 		}()
 		waitForQueue(t, s, i+1)
 	}
@@ -151,7 +151,9 @@ func TestRunWriteDropsAWriteCancelledWhileQueued(t *testing.T) {
 	release := holdQueue(t, s)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
-	go func() { errc <- s.RunWrite(ctx, nil, false, insertNote("cancelled")) }()
+	go func() {
+		errc <- s.RunWrite(ctx, store.Write{Single: false, Guard: store.GuardOf(ctx)}, insertNote("cancelled"))
+	}()
 	waitForQueue(t, s, 1)
 	cancel()
 	if err := <-errc; !errors.Is(err, context.Canceled) {
@@ -161,7 +163,7 @@ func TestRunWriteDropsAWriteCancelledWhileQueued(t *testing.T) {
 		t.Errorf("queued writes after the cancel: got %d, want 0", n)
 	}
 	release()
-	if err := s.RunWrite(t.Context(), nil, false, insertNote("after")); err != nil {
+	if err := s.RunWrite(t.Context(), store.Write{Single: false}, insertNote("after")); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := notes(t, db), []string{"after"}; !slices.Equal(got, want) {
@@ -176,11 +178,11 @@ func TestRunWriteCommitsOrRollsBackEachWrite(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		s, db := writeStore(t, e)
 		for i := range 3 {
-			if err := s.RunWrite(t.Context(), nil, false, insertNote(fmt.Sprint("kept", i))); err != nil {
+			if err := s.RunWrite(t.Context(), store.Write{Single: false}, insertNote(fmt.Sprint("kept", i))); err != nil {
 				t.Fatal(err)
 			}
 		}
-		err := s.RunWrite(t.Context(), nil, false, func(ctx context.Context, tx bun.Tx) error {
+		err := s.RunWrite(t.Context(), store.Write{Single: false}, func(ctx context.Context, tx bun.Tx) error {
 			if err := insertNote("lost")(ctx, tx); err != nil {
 				return err
 			}
@@ -210,7 +212,7 @@ func TestWriteQueueLeavesItsConnectionToReaders(t *testing.T) {
 			if !cutAfterWrite {
 				db.SetMaxOpenConns(1)
 			}
-			if err := s.RunWrite(t.Context(), nil, true, insertNote("a")); err != nil {
+			if err := s.RunWrite(t.Context(), store.Write{Single: true}, insertNote("a")); err != nil {
 				t.Fatal(err)
 			}
 			if cutAfterWrite {
