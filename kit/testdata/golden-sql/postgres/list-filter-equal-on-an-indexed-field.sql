@@ -1,0 +1,4 @@
+SELECT count(*), pg_current_snapshot()::text FROM "shop_products" WHERE "team_id" = $1 AND "status" = $2;
+
+SELECT "id", "team_id", "owner", "title", "description", "status", "sku", "price", "amount", "ratio", "quantity", "weight", "is_active", "published_at", "tags", "category_id", "created_at", "updated_at", "created_by", "updated_by" FROM "shop_products" WHERE "team_id" = $1 AND "status" = $2 ORDER BY "created_at" DESC, "id" DESC LIMIT $3 OFFSET $4;
+

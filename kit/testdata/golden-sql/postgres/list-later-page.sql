@@ -1,0 +1,2 @@
+SELECT "id", "team_id", "owner", "title", "description", "status", "sku", "price", "amount", "ratio", "quantity", "weight", "is_active", "published_at", "tags", "category_id", "created_at", "updated_at", "created_by", "updated_by", (SELECT coalesce(sum(n), 0) FROM kit_row_counts WHERE table_name = $1 AND team_id = $2), (SELECT count(*) FROM kit_row_counts WHERE table_name = $3 AND team_id = $4) FROM "shop_products" WHERE "team_id" = $5 ORDER BY "created_at" DESC, "id" DESC LIMIT $6 OFFSET $7;
+

@@ -1,0 +1,2 @@
+SELECT count(*) FROM "shop_products" WHERE "team_id" = +? AND "category_id" = +?;
+

@@ -1,0 +1,4 @@
+SELECT coalesce(sum(n), 0), count(*) FROM kit_row_counts WHERE table_name = ? AND team_id = ?;
+
+SELECT +"id", +"team_id", +"owner", +"title", +"description", +"status", +"sku", +"price", +"amount", +"ratio", +"quantity", +"weight", +"is_active", +"published_at", +"tags", +"category_id", +"created_at", +"updated_at", +"created_by", +"updated_by" FROM "shop_products" WHERE "team_id" = +? ORDER BY "created_at" DESC, "id" DESC LIMIT +? OFFSET ?;
+
