@@ -1,16 +1,19 @@
 package store_test
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/uptrace/bun"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ with what the code produces now")
@@ -85,6 +88,66 @@ func TestGoldenSchemaDDL(t *testing.T) {
 					t.Errorf("schema sync DDL differs from %s (rerun with -update and review the diff):\ngot:\n%s\nwant:\n%s", path, got, want)
 				}
 			})
+		}
+	})
+}
+
+// TestGoldenChangeLogSQL records the change log's statements per engine
+// (a change recorded in a write, the log's end, the changes after a
+// position, a prune) and compares them with
+// testdata/golden/change-log.<engine>.sql, as TestGoldenSchemaDDL does for
+// the schema. The record service's statements are kept the same way in
+// kit/testdata/golden-sql.
+func TestGoldenChangeLogSQL(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		f := newFixture(t, e)
+		if err := store.CreateChangesTable(t.Context(), f.db); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var b strings.Builder
+		last := ""
+		f.s.ObserveQueries(func(q string, _ []any) {
+			mu.Lock()
+			defer mu.Unlock()
+			// ChangeHead polls until running transactions end: a
+			// repeated statement is kept once.
+			if q = strings.TrimSpace(q); q != last {
+				b.WriteString(q + ";\n\n")
+				last = q
+			}
+		})
+		ctx := t.Context()
+		ch := store.Change{TeamID: "t1", Collection: "shopProducts", Operation: "create", ItemIDs: []string{"a"}, CorrelationID: "c", Timestamp: 1}
+		if err := f.s.RunWrite(ctx, store.Write{}, func(ctx context.Context, tx bun.Tx) error { return f.s.RecordChange(ctx, tx, ch) }); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.s.ChangeHead(ctx, time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		var cur store.ChangeCursor
+		if _, err := f.s.NextChanges(ctx, &cur, 100); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.s.PruneChanges(ctx, time.Unix(0, 0), 10); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got := b.String()
+		mu.Unlock()
+		path := filepath.Join("testdata", "golden", "change-log."+string(e)+".sql")
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("read the golden file (go test ./internal/store -run Golden -update writes it): %v", err)
+		}
+		if got != string(want) {
+			t.Errorf("the change log's statements differ from %s (rerun with -update and review the diff):\ngot:\n%s\nwant:\n%s", path, got, want)
 		}
 	})
 }
