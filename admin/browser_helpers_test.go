@@ -118,12 +118,28 @@ var schemas = fstest.MapFS{
 	"shop/categories.json": {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
 	"work/tasks.json":      {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
 	"work/notes.json":      {Data: []byte(`{"title": {"type": "string"}}`)},
+	// samples has a field of every type, for the flow that types into each.
+	"work/samples.json": {Data: []byte(`{
+		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
+		"body": {"type": "text", "meta": {"label": "Body"}},
+		"count": {"type": "number", "meta": {"label": "Count", "integer": true}},
+		"price": {"type": "decimal", "meta": {"label": "Price", "precision": 8, "scale": 2}},
+		"isDone": {"type": "boolean", "meta": {"label": "Done"}},
+		"dueAt": {"type": "date", "meta": {"label": "Due"}},
+		"dimensions": {"type": "json", "meta": {"label": "Dimensions"}},
+		"variants": {"type": "repeater", "meta": {"label": "Variants"}},
+		"tags": {"type": "array", "meta": {"label": "Tags"}},
+		"photo": {"type": "image", "meta": {"label": "Photo"}},
+		"manual": {"type": "file", "meta": {"label": "Manual"}},
+		"categoryId": {"type": "string", "refTarget": "categories", "meta": {"label": "Category"}}
+	}`)},
 	"kit.config.json": {Data: []byte(`{
 		"shopProducts": {"fetchStrategy": "restful", "adminNav": {"icon": "i-lucide-package", "label": "Catalogue", "order": 1},
 			"defaultPagination": {"pageSize": 10, "sortBy": "createdAt", "sortDirection": "desc"}},
 		"shopCategories": {"hierarchy": {"enabled": true}, "container": "modal", "adminNav": {"icon": "i-lucide-folder-tree", "order": 2}},
 		"workTasks": {"sortable": {"enabled": true}, "adminNav": {"icon": "i-lucide-list", "order": 3}},
-		"workNotes": {"adminNav": {"enabled": false}}
+		"workNotes": {"adminNav": {"enabled": false}},
+		"workSamples": {"adminNav": {"enabled": false}}
 	}`)},
 }
 

@@ -4,9 +4,38 @@ import type { FieldType, FormField } from './components/types'
 import { asKitError, useKit } from './context'
 
 /** The parts of a collection's JSON Schema (GET /api/kit/collections/{key}/schema) a form reads. */
+interface PropertySchema {
+  type?: string | string[]
+  title?: string
+  default?: unknown
+  'x-precision'?: number
+  'x-scale'?: number
+  'x-refTarget'?: string
+  items?: { properties?: Record<string, PropertySchema>; required?: string[] }
+}
 interface CollectionSchema {
   required?: string[]
-  properties?: Record<string, { type?: string | string[]; default?: unknown; 'x-precision'?: number; 'x-scale'?: number; 'x-refTarget'?: string }>
+  properties?: Record<string, PropertySchema>
+}
+
+const jsonTypes: Record<string, FieldType> = { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', object: 'json', array: 'array' }
+
+/**
+ * itemFieldsOf reads a repeater's item fields from its JSON Schema's
+ * `items.properties` (the JSON types mapped to field types, a date-time
+ * string as date); none when the schema does not say.
+ */
+function itemFieldsOf(p: PropertySchema): FormField[] {
+  const props = p.items?.properties
+  if (!props) return []
+  const required = new Set(p.items?.required ?? [])
+  return Object.entries(props).map(([name, s]) => {
+    const t = (Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type) ?? 'string'
+    const f: FormField = { name, type: jsonTypes[t] ?? 'string', label: s.title || name, required: required.has(name) }
+    if (t === 'integer') f.integer = true
+    if (s.default !== undefined) f.default = s.default
+    return f
+  })
 }
 
 /**
@@ -49,6 +78,10 @@ export function useCollectionFields(collection: MaybeRefOrGetter<string>): {
         if (p['x-scale'] !== undefined) out.scale = p['x-scale']
         if (p.type === 'integer' || (Array.isArray(p.type) && p.type.includes('integer'))) out.integer = true
         if (p['x-refTarget']) out.refTarget = p['x-refTarget']
+        if (f.type === 'repeater') {
+          const items = itemFieldsOf(p)
+          if (items.length) out.itemFields = items
+        }
         return out
       })
       error.value = null

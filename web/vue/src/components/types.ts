@@ -121,6 +121,8 @@ export interface FormField {
   integer?: boolean
   /** The registry key of the collection a reference field points to. */
   refTarget?: string
+  /** A repeater's item fields, when known (the JSON Schema's `items.properties`): each item is a small form of them. */
+  itemFields?: FormField[]
 }
 
 /** The activity filter's state: all optional; empty means no filter. */

@@ -106,7 +106,9 @@ describe('KitFormField', () => {
     const w = mount(KitFormField, { props: { field: field('json') } })
     await w.find('textarea').setValue('{"w": ')
     expect(w.emitted('update:modelValue')).toBeUndefined()
-    expect(w.find('[data-kit-error]').text()).toBe('Not valid JSON')
+    await w.find('textarea').trigger('focusout')
+    expect(w.find('[data-kit-error]').text()).toBe('F is not valid JSON yet: check its quotes, commas and brackets.')
+    expect((w.find('textarea').element as HTMLTextAreaElement).value).toBe('{"w": ')
   })
 
   it('an array edits a list of values, a repeater a list of objects', async () => {
@@ -114,17 +116,78 @@ describe('KitFormField', () => {
     await arr.find('[data-kit-add]').trigger('click')
     expect(arr.emitted('update:modelValue')?.at(-1)).toEqual([['red', '']])
     await arr.find('[data-kit-entry] input').setValue('blue')
-    expect(arr.emitted('update:modelValue')?.at(-1)).toEqual([['blue']])
+    expect(arr.emitted('update:modelValue')?.at(-1)).toEqual([['blue', '']])
     await arr.find('[data-kit-remove]').trigger('click')
-    expect(arr.emitted('update:modelValue')?.at(-1)).toEqual([[]])
+    expect(arr.emitted('update:modelValue')?.at(-1)).toEqual([['']])
 
     const rep = mount(KitFormField, { props: { field: field('repeater'), modelValue: [{ size: 'S' }] } })
-    await rep.find('[data-kit-add]').trigger('click')
-    expect(rep.emitted('update:modelValue')?.at(-1)).toEqual([[{ size: 'S' }, {}]])
     await rep.find('[data-kit-entry] textarea').setValue('{"size": "M"}')
     expect(rep.emitted('update:modelValue')?.at(-1)).toEqual([[{ size: 'M' }]])
-    await rep.find('[data-kit-entry] textarea').setValue('[1]')
-    expect(rep.find('[data-kit-error]').text()).toBe('Item 1 is not a JSON object')
+    await rep.find('[data-kit-remove]').trigger('click')
+    expect(rep.emitted('update:modelValue')?.at(-1)).toEqual([[]])
+  })
+
+  it('a new repeater item starts empty and keeps the JSON typed into it, as typed', async () => {
+    const w = mount(KitFormField, { props: { field: field('repeater', { label: 'Variants' }), modelValue: null } })
+    await w.find('[data-kit-add]').trigger('click')
+    const area = w.find('[data-kit-entry] textarea')
+    expect((area.element as HTMLTextAreaElement).value).toBe('')
+    await area.setValue('{"size": "XL"}')
+    expect(w.emitted('update:modelValue')?.at(-1)).toEqual([[{ size: 'XL' }]])
+    await w.setProps({ modelValue: [{ size: 'XL' }] })
+    expect((w.find('[data-kit-entry] textarea').element as HTMLTextAreaElement).value).toBe('{"size": "XL"}')
+  })
+
+  it('a repeater item that is not a JSON object keeps its text and says what is wrong once left', async () => {
+    const w = mount(KitFormField, { props: { field: field('repeater', { label: 'Variants' }), modelValue: [{ size: 'S' }] } })
+    const area = w.find('[data-kit-entry] textarea')
+    await area.setValue('{"size": "XL"')
+    expect(w.find('[data-kit-error]').exists()).toBe(false)
+    await area.trigger('focusout')
+    expect(w.find('[data-kit-error]').text()).toBe('Variants item 1 is not valid JSON yet: check its quotes, commas and brackets.')
+    expect((area.element as HTMLTextAreaElement).value).toBe('{"size": "XL"')
+    expect(area.attributes('aria-invalid')).toBe('true')
+    await area.setValue('[1]')
+    expect(w.find('[data-kit-error]').text()).toBe('Variants item 1 must be a JSON object, such as {"size": "XL"}.')
+    expect(w.emitted('update:modelValue')).toBeUndefined()
+  })
+
+  it('a repeater whose item fields are known edits each item as a small form', async () => {
+    const items: FormField[] = [
+      { name: 'size', type: 'string', label: 'Size' },
+      { name: 'stock', type: 'number', label: 'Stock', integer: true },
+    ]
+    const w = mount(KitFormField, { props: { field: field('repeater', { label: 'Variants', itemFields: items }), modelValue: [{ size: 'S', stock: 1 }] } })
+    expect(w.findAll('[data-kit-item-form] [data-kit-field]').map((f) => f.attributes('data-kit-field'))).toEqual(['size', 'stock'])
+    expect((w.find('#kit-field-f-0-size').element as HTMLInputElement).value).toBe('S')
+    await w.find('[data-kit-add]').trigger('click')
+    expect(w.emitted('update:modelValue')?.at(-1)).toEqual([[{ size: 'S', stock: 1 }, { size: null, stock: null }]])
+    await w.find('#kit-field-f-1-size').setValue('XL')
+    await w.find('#kit-field-f-1-stock').setValue('4')
+    expect(w.emitted('update:modelValue')?.at(-1)).toEqual([[{ size: 'S', stock: 1 }, { size: 'XL', stock: 4 }]])
+  })
+
+  it('an array keeps each value as typed, as text', async () => {
+    const w = mount(KitFormField, { props: { field: field('array'), modelValue: [] } })
+    await w.find('[data-kit-add]').trigger('click')
+    await w.find('[data-kit-entry] input').setValue('42')
+    expect(w.emitted('update:modelValue')?.at(-1)).toEqual([['42']])
+  })
+
+
+  it('a decimal with more digits than its scale allows says so in words', async () => {
+    const w = mount(KitFormField, {
+      props: { field: field('decimal', { label: 'Price', precision: 6, scale: 2 }), 'onUpdate:modelValue': (v: unknown) => w.setProps({ modelValue: v }) },
+    })
+    const input = w.find('input')
+    await input.setValue('12.345')
+    await input.trigger('focusout')
+    expect(w.find('[data-kit-error]').text()).toBe('Price must have at most 2 digits after the point.')
+    expect((input.element as HTMLInputElement).value).toBe('12.345')
+    await input.setValue('123456.5')
+    expect(w.find('[data-kit-error]').text()).toBe('Price must have at most 4 digits before the point.')
+    await input.setValue('12.5')
+    expect(w.find('[data-kit-error]').exists()).toBe(false)
   })
 
   it('image and file are URL fields with a preview', () => {
@@ -149,7 +212,7 @@ describe('KitFormField', () => {
     expect(w.find('[data-kit-required]').exists()).toBe(true)
     expect(w.find('input').attributes('aria-required')).toBe('true')
     expect(w.find('input').attributes('aria-invalid')).toBe('true')
-    expect(w.find('[role="alert"]').text()).toBe('is required')
+    expect(w.find('[role="alert"]').text()).toBe('Title is required.')
     expect(w.find('input').attributes('aria-describedby')).toBe(w.find('[role="alert"]').attributes('id'))
     const optional = mount(KitFormField, { props: { field: field('string', { label: 'SKU' }) } })
     expect(optional.find('[data-kit-required]').exists()).toBe(false)
@@ -159,6 +222,7 @@ describe('KitFormField', () => {
   it('every text-like field type links its server message to its control', () => {
     for (const type of ['string', 'text', 'number', 'decimal', 'date', 'json', 'image', 'file'] as const) {
       const w = mount(KitFormField, { props: { field: field(type, { required: true }), error: 'is wrong' } })
+      expect(w.find('[role="alert"]').text(), type).toBe('F is wrong.')
       const control = w.find('#kit-field-f')
       expect(control.exists(), type).toBe(true)
       expect(control.attributes('aria-invalid'), type).toBe('true')
@@ -246,6 +310,25 @@ describe('KitForm', () => {
     expect(view.find('[data-kit-cancel]').text()).toBe('Close')
   })
 
+  it('a field that shows an error blocks the submit, says which, and focuses it', async () => {
+    const fields: FormField[] = [
+      { name: 'title', type: 'string', label: 'Title' },
+      { name: 'variants', type: 'repeater', label: 'Variants' },
+    ]
+    const w = mount(KitForm, { props: { collection: 'c', action: 'create', fields }, attachTo: document.body })
+    await w.find('[data-kit-field="title"] input').setValue('Lamp')
+    await w.find('[data-kit-add]').trigger('click')
+    await w.find('form').trigger('submit')
+    await nextTick()
+    expect(w.emitted('submit')).toBeUndefined()
+    expect(w.find('[data-kit-blocked]').text()).toBe('Not saved: Variants item 1 is empty: type a JSON object such as {"size": "XL"}, or remove it.')
+    expect(document.activeElement?.id).toBe('kit-field-variants-0')
+    await w.find('[data-kit-entry] textarea').setValue('{"size": "XL"}')
+    expect(w.find('[data-kit-blocked]').exists()).toBe(false)
+    await w.find('form').trigger('submit')
+    expect(w.emitted('submit')).toEqual([[{ title: 'Lamp', variants: [{ size: 'XL' }] }]])
+  })
+
   it('a delete form asks to confirm the ids', async () => {
     const w = mount(KitForm, { props: { collection: 'c', action: 'delete', fields: [], ids: ['a', 'b'] } })
     expect(w.find('[data-kit-confirm]').text()).toBe('Delete 2 items? This cannot be undone.')
@@ -308,14 +391,14 @@ describe('KitFormHost', () => {
     w.kit.forms.open('create', 'shopProducts')
     await waitFor(() => expect(w.find('[data-kit-field="sku"] input').exists()).toBe(true))
     await w.find('[data-kit-field="sku"] input').setValue(tag)
-    await w.find('[data-kit-field="price"] input').setValue('12.345')
     await w.find('form').trigger('submit')
     await waitFor(() => expect(w.kit.forms.state.error?.status).toBe(400))
     const fieldsData = (w.kit.forms.state.error?.data as { fields: Record<string, string> }).fields
-    expect(Object.keys(fieldsData).sort()).toEqual(['price', 'title'])
-    expect(w.find('[data-kit-field="title"] [role="alert"]').text()).toBe(fieldsData.title)
-    expect(w.find('[data-kit-field="price"] [role="alert"]').text()).toBe(fieldsData.price)
+    expect(fieldsData).toEqual({ title: 'is required' })
+    expect(w.find('[data-kit-field="title"] [role="alert"]').text()).toBe('Title is required.')
+    expect(w.find('[data-kit-message]').text()).toBe('Not saved: one field needs your attention, see below.')
     expect(w.find('[data-kit-field="sku"] [role="alert"]').exists()).toBe(false)
+    expect(w.find('[data-kit-field="price"] [role="alert"]').exists()).toBe(false)
     expect(w.kit.forms.state).toMatchObject({ action: 'create', loading: 'notLoading' })
     expect((await acme().collection('shopProducts').list({ search: tag })).items).toEqual([])
   })
