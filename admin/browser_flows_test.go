@@ -243,7 +243,10 @@ func TestBrowserForms(t *testing.T) {
 		)
 		p.waitText("[data-kit-delete] [data-kit-count]", "2")
 		p.do(chromedp.Click(chromedp.CSS("[data-kit-delete]")), chromedp.WaitEnabled(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")))
-		p.waitText("[data-kit-confirm]", "Delete 2 items?")
+		p.waitText("[data-kit-confirm]", "Delete these 2 items?")
+		if got := eval[[]string](p, `[...document.querySelectorAll('[data-kit-confirm-names] li')].map(li => li.innerText)`); !slices.Equal(got, []string{"Widget 22", "Widget 21"}) {
+			t.Errorf("got the confirmation naming %v, want Widget 22 and Widget 21", got)
+		}
 		p.checkAccessibility("the delete confirmation")
 		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form=delete]")))
 		p.waitText("[data-kit-summary]", "of 24 results")
@@ -339,7 +342,7 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 		p.waitText("[data-kit-summary]", "of 25 results")
 		p.do(selectValue("[data-test=team-switcher]", "globex"))
 		p.waitRows("Globex Gizmo", "Globex Gadget")
-		if got := p.location(); !strings.HasSuffix(got, "/admin/teams/globex/collections/shopProducts") {
+		if got := p.path(); got != "/admin/teams/globex/collections/shopProducts" {
 			t.Errorf("got location %s, want globex's products", got)
 		}
 		p.waitText("[data-kit-summary]", "Showing 1 to 2 of 2 results")
@@ -347,8 +350,8 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 
 	t.Run("a phone-width screen hides the sidebar behind a menu button", func(t *testing.T) {
 		p.step(t)
-		p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
-		defer p.do(chromedp.EmulateReset())
+		p.setViewport(390, 844, true)
+		defer p.setViewport(0, 0, false)
 		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
 		p.waitText("[data-kit-summary]", "of 25 results")
 		if eval[bool](p, `!!document.querySelector('#sidebar').offsetParent`) {
@@ -551,7 +554,7 @@ func TestBrowserPhone(t *testing.T) {
 	w := newWorld(t)
 	p := newTab(t, w)
 	p.signIn("/teams/acme")
-	p.do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	p.setViewport(390, 844, true)
 	p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/collections/shopProducts"))
 	p.waitText("[data-kit-summary]", "of 25 results")
 

@@ -285,7 +285,39 @@ type tab struct {
 	t   *testing.T
 	ctx context.Context
 	w   *world
+	vp  viewport // the viewport the test set
 }
+
+// desktop is the viewport a tab starts with.
+var desktop = viewport{1280, 900, false}
+
+// viewport is an emulated screen: its size, and whether it is a phone's.
+type viewport struct {
+	width, height int64
+	mobile        bool
+}
+
+// action emulates v.
+func (v viewport) action() chromedp.Action[chromedp.Void] {
+	if v.mobile {
+		return chromedp.EmulateViewport(v.width, v.height, chromedp.EmulateMobile)
+	}
+	return chromedp.EmulateViewport(v.width, v.height)
+}
+
+// setViewport emulates a screen of width x height (mobile: a phone's)
+// for the rest of the test; 0, 0 goes back to the desktop the tab started with.
+func (p *tab) setViewport(width, height int64, mobile bool) {
+	p.t.Helper()
+	p.vp = viewport{width, height, mobile}
+	if width == 0 {
+		p.vp = desktop
+	}
+	p.do(p.vp.action())
+}
+
+// The screens every step is shown on: a laptop's and a phone's.
+var shotViewports = []viewport{{1440, 900, false}, {390, 844, true}}
 
 // newTab opens a tab (skipping the test without Chromium); when the test
 // ends it saves a screenshot to testdata/out/<test>.png and closes the tab.
@@ -296,11 +328,11 @@ func newTab(t *testing.T, w *world) *tab {
 		t.Skip(browser.reason)
 	}
 	ctx, cancel := chromedp.NewContext(browser.ctx)
-	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), desktop.action()); err != nil {
 		cancel()
 		t.Fatalf("open a tab: %v", err)
 	}
-	p := &tab{t: t, ctx: ctx, w: w}
+	p := &tab{t: t, ctx: ctx, w: w, vp: desktop}
 	watchPolicyViolations(t, ctx)
 	t.Cleanup(func() {
 		p.screenshot()
@@ -375,6 +407,12 @@ func (p *tab) location() string {
 	return u
 }
 
+// path is the page's location without its query string.
+func (p *tab) path() string {
+	p.t.Helper()
+	return eval[string](p, "location.pathname")
+}
+
 func (p *tab) bodyText() string {
 	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
 	defer cancel()
@@ -441,25 +479,39 @@ const outDir = "testdata/out"
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// screenshot saves the tab's viewport as testdata/out/<test name>.png.
+// screenshot saves the page as testdata/out/<test name>_1440x900.png and
+// _390x844.png (a phone's screen), then puts back the test's viewport.
 func (p *tab) screenshot() {
-	ctx, cancel := context.WithTimeout(p.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		p.t.Logf("screenshot: %v", err)
-		return
-	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		p.t.Logf("screenshot: %v", err)
 		return
 	}
-	name := filepath.Join(outDir, unsafeName.ReplaceAllString(p.t.Name(), "_")+".png")
-	if err := os.WriteFile(name, png, 0o644); err != nil {
-		p.t.Logf("screenshot: %v", err)
-		return
+	// settle waits two frames and a little more, for the layout of the new size.
+	settle := chromedp.Evaluate[chromedp.Void](`new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 150))))`, chromedp.EvalAwaitPromise)
+	defer func() {
+		if err := chromedp.Do(ctx, p.vp.action(), settle); err != nil {
+			p.t.Logf("screenshot: put back the viewport: %v", err)
+		}
+	}()
+	for _, v := range shotViewports {
+		err := chromedp.Do(ctx, v.action(), settle)
+		var png []byte
+		if err == nil {
+			png, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		}
+		if err != nil {
+			p.t.Logf("screenshot at %dx%d: %v", v.width, v.height, err)
+			return
+		}
+		name := filepath.Join(outDir, fmt.Sprintf("%s_%dx%d.png", unsafeName.ReplaceAllString(p.t.Name(), "_"), v.width, v.height))
+		if err := os.WriteFile(name, png, 0o644); err != nil {
+			p.t.Logf("screenshot: %v", err)
+			return
+		}
+		p.t.Logf("screenshot: %s", name)
 	}
-	p.t.Logf("screenshot: %s", name)
 }
 
 // axeSource is axe-core's browser build, installed by npm ci in web/.

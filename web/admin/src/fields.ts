@@ -54,12 +54,3 @@ export function fieldMetas(c: CollectionConfig | undefined, schema: JSONSchema |
       return m
     })
 }
-
-/** cellText renders a value in a table cell. */
-export function cellText(v: unknown, type?: string): string {
-  if (v === null || v === undefined) return ''
-  if (type === 'date' && typeof v === 'string') return v.slice(0, 10)
-  if (typeof v === 'boolean') return v ? 'Yes' : 'No'
-  if (typeof v === 'object') return JSON.stringify(v)
-  return String(v)
-}

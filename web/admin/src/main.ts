@@ -4,6 +4,7 @@ import { createApp } from 'vue'
 import App from './App.vue'
 import { createAdminRouter } from './router'
 import { createSession, sessionKey } from './session'
+import { createToasts, toastsKey } from './toasts'
 import './style.css'
 
 // admin.Handler writes the API prefix of the Kit it serves into this meta
@@ -15,6 +16,7 @@ const router = createAdminRouter(session)
 
 const app = createApp(App)
 app.provide(sessionKey, session)
+app.provide(toastsKey, createToasts())
 app.use(router)
 app.use(createKit({ client, route: router.currentRoute }))
 app.mount('#app')

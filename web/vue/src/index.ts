@@ -51,7 +51,7 @@ export { default as KitCollection } from './components/KitCollection.vue'
 export { default as KitCard } from './components/KitCard.vue'
 export { breakpoints, gridColumns, isLayout, layoutPresets, resolveLayout } from './components/layout'
 // The naming rules the components use for titles and labels, for an app's own headings.
-export { displayName, humanize } from './components/util'
+export { displayName, formatDate, formatDay, humanize, singular } from './components/util'
 export { default as KitActivityLog } from './components/KitActivityLog.vue'
 export { default as KitActivityTimeline } from './components/KitActivityTimeline.vue'
 export { default as KitActivityEventRow } from './components/KitActivityEventRow.vue'

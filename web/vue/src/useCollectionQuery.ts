@@ -76,7 +76,9 @@ export function useCollectionQuery<T extends RecordShape = KitRecord, Q extends 
 
   if (options.watch !== false) {
     watchSource(
-      () => [toValue(collection), ctx.team(), JSON.stringify(toValue(options.query) ?? {})],
+      // One string, so that a new route with the same team and query
+      // (a query string the page rewrote) fetches nothing.
+      () => JSON.stringify([toValue(collection), ctx.team(), toValue(options.query) ?? {}]),
       () => void load(false),
     )
   }

@@ -25,6 +25,8 @@ export interface TableColumn<T extends KitRecord = KitRecord> {
   sortable?: boolean
   enableSorting?: boolean
   enableHiding?: boolean
+  /** How KitTable shows the column: `align: 'end'` right-aligns its header and cells (numbers). */
+  meta?: { align?: 'start' | 'end' }
 }
 
 /**

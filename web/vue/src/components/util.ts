@@ -86,11 +86,29 @@ export function displayName(key: string, config: CollectionConfig | undefined): 
   return config?.displayName || humanize(key.replace(/^[a-z]+(?=[A-Z])/, ''))
 }
 
-/** formatDate shows a timestamp in the user's locale; other values as they are. */
-export function formatDate(value: unknown): string {
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>()
+function dateTimeFormat(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ''}|${JSON.stringify(options)}`
+  let f = dateTimeFormats.get(key)
+  if (!f) dateTimeFormats.set(key, (f = new Intl.DateTimeFormat(locale, options)))
+  return f
+}
+
+/**
+ * formatDate shows a timestamp in one format, the browser's locale's
+ * (Intl: `Mar 15, 2026, 2:05 PM` in en-US); other values as they are.
+ */
+export function formatDate(value: unknown, locale?: string): string {
   if (typeof value !== 'string' && !(value instanceof Date)) return value == null ? '' : String(value)
   const d = value instanceof Date ? value : new Date(value)
-  return Number.isNaN(d.getTime()) ? String(value) : d.toLocaleString()
+  return Number.isNaN(d.getTime()) ? String(value) : dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d)
+}
+
+/** formatDay shows the day of a date field (`2026-03-15`, or a timestamp at midnight UTC) in the browser's locale: `Mar 15, 2026`. */
+export function formatDay(value: unknown, locale?: string): string {
+  if (typeof value !== 'string') return value == null ? '' : String(value)
+  const d = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value)
+  return Number.isNaN(d.getTime()) ? value : dateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(d)
 }
 
 /** formatValue shows any field value as text. */

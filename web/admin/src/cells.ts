@@ -1,0 +1,80 @@
+import { formatDay } from '@collectionkit/vue'
+import { h, type VNodeChild } from 'vue'
+import { RouterLink } from 'vue-router'
+import type { FieldMeta } from './fields'
+
+/** The types whose cells are numbers: right-aligned, in the locale's digits. */
+export const numericTypes = new Set(['number', 'decimal'])
+
+const numberFormats = new Map<string, Intl.NumberFormat>()
+/** formatNumber shows a number field's value (a decimal keeps its scale) with Intl in the browser's locale. */
+export function formatNumber(v: unknown, scale?: number): string {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
+  if (Number.isNaN(n)) return v == null ? '' : String(v)
+  const digits = typeof v === 'string' && scale === undefined ? (v.split('.')[1]?.length ?? 0) : (scale ?? undefined)
+  const key = String(digits)
+  let f = numberFormats.get(key)
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(undefined, digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits })))
+  return f.format(n)
+}
+
+/** summarize says what a JSON value holds in a few words: `heightCm: 40, note: tall`. */
+export function summarize(v: unknown): string {
+  if (v === null || v === undefined) return ''
+  if (Array.isArray(v)) return v.length === 1 ? '1 item' : `${v.length} items`
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>)
+    if (!entries.length) return 'empty'
+    return entries.map(([k, x]) => `${k}: ${x !== null && typeof x === 'object' ? '…' : String(x)}`).join(', ')
+  }
+  return String(v)
+}
+
+/** CellContext is what a cell needs beyond its value: the team and the titles of referenced records. */
+export interface CellContext {
+  team: string
+  refTitle(target: string, id: string): string | undefined
+}
+
+/**
+ * renderCell renders a field's value in a table cell, by the field's type:
+ * numbers right-aligned through Intl; dates through Intl in the browser's
+ * locale; booleans as a Yes/No badge; arrays as chips (three, then `+n`);
+ * repeaters as `n items`; JSON summarized; images as a thumbnail; files as
+ * a link; references as the referenced record's title, linked to it.
+ * Every cell holds one line; the full value shows on hover.
+ */
+export function renderCell(f: FieldMeta, v: unknown, ctx: CellContext): VNodeChild {
+  if (v === null || v === undefined || v === '') return ''
+  if (f.refTarget && typeof v === 'string') {
+    const title = ctx.refTitle(f.refTarget, v)
+    return h(
+      RouterLink,
+      { to: { name: 'collection', params: { team: ctx.team, collection: f.refTarget }, query: { record: v } }, class: 'link', title: title ?? v, 'data-test': 'ref-link' },
+      () => title ?? v,
+    )
+  }
+  switch (f.type) {
+    case 'number':
+    case 'decimal':
+      return formatNumber(v, f.scale)
+    case 'date':
+      return h('time', { datetime: String(v) }, formatDay(v))
+    case 'boolean':
+      return h('span', { class: v ? 'badge badge-yes' : 'badge badge-no' }, v ? 'Yes' : 'No')
+    case 'array': {
+      const list = Array.isArray(v) ? v : [v]
+      const shown = list.slice(0, 3).map((x, i) => h('span', { key: i, class: 'chip' }, typeof x === 'string' ? x : JSON.stringify(x)))
+      if (list.length > 3) shown.push(h('span', { key: 'more', class: 'text-xs text-slate-600 dark:text-slate-400' }, `+${list.length - 3}`))
+      return h('span', { class: 'inline-flex gap-1', title: list.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join(', ') }, shown)
+    }
+    case 'repeater':
+    case 'json':
+      return h('span', { class: 'text-slate-700 dark:text-slate-300', title: JSON.stringify(v, null, 1) }, summarize(v))
+    case 'image':
+      return h('img', { src: String(v), alt: '', class: 'size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700', loading: 'lazy', title: String(v) })
+    case 'file':
+      return h('a', { href: String(v), class: 'link', target: '_blank', rel: 'noopener', title: String(v) }, String(v).split('/').pop() || String(v))
+  }
+  return typeof v === 'object' ? summarize(v) : String(v)
+}
