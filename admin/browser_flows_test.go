@@ -302,6 +302,9 @@ func TestBrowserTreeAndOrder(t *testing.T) {
 
 func TestBrowserActivityAndTeams(t *testing.T) {
 	w := newWorld(t)
+	if _, err := w.k.Records("shopProducts").Update(t.Context(), w.alice, w.ids["Widget 04"], kit.Record{"categoryId": w.ids["Garden"]}); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := w.k.Records("shopProducts").Update(t.Context(), w.alice, w.ids["Widget 05"], kit.Record{"price": "7.25"}); err != nil {
 		t.Fatal(err)
 	}
@@ -317,10 +320,30 @@ func TestBrowserActivityAndTeams(t *testing.T) {
 		}
 		p.do(chromedp.Click(chromedp.CSS("[data-kit-event-open]")), chromedp.WaitVisible(chromedp.CSS("[aria-modal] [data-kit-changes]")))
 		got := eval[[]string](p, `[...document.querySelectorAll('[aria-modal] [data-kit-changes] tbody tr')].map(tr => [...tr.children].map(c => c.innerText.trim()).join(' | '))`)
-		if !slices.Contains(got, `price | 5.00 | 7.25`) {
-			t.Errorf("got the diff rows %q, want price | 5.00 | 7.25", got)
+		if !slices.Contains(got, `Price | 5.00 | 7.25`) {
+			t.Errorf("got the diff rows %q, want Price | 5.00 | 7.25 (the field's label)", got)
 		}
 		p.checkAccessibility("the activity log with a diff")
+		p.do(chromedp.Click(chromedp.CSS("[aria-modal] [data-kit-close]")), chromedp.WaitNotPresent(chromedp.CSS("[aria-modal]")))
+	})
+
+	t.Run("an event reads as the user, the record's title and the referenced record's title, with a link to the record", func(t *testing.T) {
+		p.step(t)
+		if got := eval[string](p, `document.querySelector('[data-kit-event-open]').innerText.trim()`); got != "Alice updated Product “Widget 05”" {
+			t.Errorf("got the newest event reading %q, want Alice updated Product “Widget 05”", got)
+		}
+		p.do(chromedp.Click(chromedp.CSS(`[data-kit-event]:nth-child(2) [data-kit-event-toggle]`)))
+		p.waitFor("the category change", `!!document.querySelector('[data-kit-change=categoryId]')`)
+		if got := eval[string](p, `[...document.querySelector('[data-kit-change=categoryId]').children].map(c => c.innerText.trim()).join(' | ')`); got != "Category | — | Garden" {
+			t.Errorf("got the category change %q, want Category | — | Garden (the referenced record's title)", got)
+		}
+		p.do(chromedp.Click(chromedp.CSS("[data-kit-event-link]")))
+		p.waitFor("the record's form", `document.querySelector('#kit-field-title')?.value === 'Widget 05'`)
+		if got := p.path(); got != "/admin/teams/acme/collections/shopProducts" {
+			t.Errorf("got %s, want the record's collection", got)
+		}
+		p.do(chromedp.Navigate(w.srv.URL + "/admin/teams/acme/activity"))
+		p.waitFor("the events", `document.querySelectorAll('[data-kit-event]').length > 0`)
 	})
 
 	t.Run("a record's activity lists only that record's events", func(t *testing.T) {

@@ -18,5 +18,15 @@ const app = createApp(App)
 app.provide(sessionKey, session)
 app.provide(toastsKey, createToasts())
 app.use(router)
-app.use(createKit({ client, route: router.currentRoute }))
+app.use(
+  createKit({
+    client,
+    route: router.currentRoute,
+    // The activity log links a record to its collection's page, which opens its form.
+    recordLink: (collection, id) => {
+      const team = router.currentRoute.value.params.team
+      return typeof team === 'string' ? router.resolve({ name: 'collection', params: { team, collection }, query: { record: id } }).href : undefined
+    },
+  }),
+)
 app.mount('#app')

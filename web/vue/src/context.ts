@@ -39,6 +39,8 @@ export interface KitPluginOptions {
   collections?: CollectionConfigs
   /** Options of the event tracker useKitEventTracker returns. */
   tracker?: EventTrackerOptions
+  /** A record's address in the app (the activity log links its records there); none by default. */
+  recordLink?: (collection: string, id: string) => string | undefined
 }
 
 /** KitContext is what the plugin provides: one per app, never global. */
@@ -57,6 +59,8 @@ export interface KitContext {
   health: ShallowRef<EventHealth>
   /** The app's form controller: which create, update, delete or view form is open. */
   forms: KitForms
+  /** A record's address in the app, from KitPluginOptions.recordLink. */
+  recordLink(collection: string, id: string): string | undefined
 }
 
 /** The injection key of the KitContext. */
@@ -103,6 +107,7 @@ export function createKitContext(options: KitPluginOptions): KitContext {
     tracker,
     health,
     forms: createKitForms(),
+    recordLink: (collection, id) => options.recordLink?.(collection, id),
   }
   return ctx
 }
