@@ -1,11 +1,14 @@
 package admin_test
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/collectionkit/kit/kit"
@@ -231,5 +234,46 @@ func TestBrowserNotAMember(t *testing.T) {
 		p.checkAccessibility("the page of a team the user is not a member of")
 		p.do(chromedp.Click(chromedp.CSS("[data-test=not-member] a")))
 		p.waitText("[data-kit-summary]", "of 25 results")
+	})
+}
+
+func TestBrowserDarkTheme(t *testing.T) {
+	w := newWorld(t)
+	p := newTab(t, w)
+	dark := func(scheme string) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+			return err
+		})
+	}
+	p.signIn("/teams/acme/collections/shopProducts")
+	p.waitText("[data-kit-summary]", "of 25 results")
+
+	t.Run("the theme follows the system's preference, live", func(t *testing.T) {
+		p.step(t)
+		if eval[bool](p, `document.documentElement.classList.contains('dark')`) {
+			t.Error("got the dark theme with a light system, want light")
+		}
+		p.do(dark("dark"))
+		p.waitFor("the dark theme", `document.documentElement.classList.contains('dark')`)
+		if got := eval[string](p, `getComputedStyle(document.body).backgroundColor`); got == "rgb(248, 250, 252)" {
+			t.Errorf("got the light background %s in the dark theme", got)
+		}
+		p.checkAccessibility("the products list in the dark theme")
+		p.do(chromedp.Click(chromedp.CSS("[data-kit-create]")), chromedp.WaitVisible(chromedp.CSS("#kit-field-title")))
+		p.checkAccessibility("the create form in the dark theme")
+		p.do(chromedp.Click(chromedp.CSS("[data-kit-cancel]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+	})
+
+	t.Run("a chosen theme wins over the system's and is kept over a reload", func(t *testing.T) {
+		p.step(t)
+		p.do(selectValue("[data-test=theme]", "light"))
+		p.waitFor("the light theme", `!document.documentElement.classList.contains('dark')`)
+		p.do(chromedp.Reload())
+		p.waitText("[data-kit-summary]", "of 25 results")
+		if eval[bool](p, `document.documentElement.classList.contains('dark')`) {
+			t.Error("got the dark theme after choosing light and reloading, want light")
+		}
+		p.do(selectValue("[data-test=theme]", "system"), dark("light"))
 	})
 }
