@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { flushPromises, mount } from '@vue/test-utils'
 import { describe, expect, it } from 'vitest'
-import { h, nextTick, watch } from 'vue'
+import { defineComponent, h, nextTick, watch } from 'vue'
 import { KitForm, KitFormContainer, KitFormField, KitFormHost, KitItemCardMini, KitReferenceSelect, type FormField, type LoadingState } from '../../src/index'
 import { unique } from '../harness'
 import { clientAs, mountWithKit, waitFor } from './mount'
@@ -509,5 +509,70 @@ describe('KitFormHost conditional saves', () => {
     await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
     expect((await products.item(p.id, { force: true })).title).toBe(`${tag} Mine`)
     expect(w.kit.forms.state.action).toBeUndefined()
+  })
+})
+
+// The registry's componentName and dependentFieldComponents, with
+// components the app registered (issue 50, item 3).
+describe('registered form components', () => {
+  const NoteForm = defineComponent({
+    props: { collection: String, action: String, item: Object, loading: String },
+    emits: ['submit', 'cancel'],
+    setup(props, { emit }) {
+      return () =>
+        h('div', { 'data-test': 'note-form' }, [
+          h('p', { 'data-test': 'note-form-props' }, `${props.action} ${props.collection} ${props.loading}`),
+          h('button', { type: 'button', 'data-test': 'note-form-save', onClick: () => emit('submit', { body: 'from the registered form' }) }, 'Save'),
+        ])
+    },
+  })
+  const BodyPicker = defineComponent({
+    props: { modelValue: { type: null, default: null }, field: Object, values: Object },
+    emits: ['update:modelValue'],
+    setup(props, { emit }) {
+      return () =>
+        h('div', [
+          h('span', { 'data-test': 'picker-label' }, (props.field as FormField).label),
+          h('button', { type: 'button', 'data-test': 'pick-blue', onClick: () => emit('update:modelValue', 'blue') }, 'Blue'),
+          h('output', { 'data-test': 'picker-value' }, String(props.modelValue)),
+        ])
+    },
+  })
+  const notesFields = [{ name: 'body', type: 'string', label: 'Body' }]
+
+  it('KitFormHost renders the component registered under componentName and saves what it submits', async () => {
+    const w = mountWithKit(
+      KitFormHost,
+      { global: { components: { NoteForm } } },
+      { collections: { testNotes: { name: 'notes', fields: notesFields, componentName: 'NoteForm' } } },
+    )
+    w.kit.forms.open('create', 'testNotes')
+    await waitFor(() => expect(w.find('[data-test=note-form-props]').text()).toBe('create testNotes notLoading'))
+    expect(w.find('[data-kit-form]').exists()).toBe(false)
+    await w.find('[data-test=note-form-save]').trigger('click')
+    await waitFor(() => expect(w.emitted('saved')).toHaveLength(1))
+    const saved = (w.emitted('saved')![0] as [{ record: { id: string; body: string } }])[0]
+    expect(saved.record.body).toBe('from the registered form')
+    expect((await acme().collection('testNotes').item(saved.record.id)).body).toBe('from the registered form')
+  })
+
+  it('KitFormHost falls back to KitForm when no component is registered under componentName', async () => {
+    const w = mountWithKit(KitFormHost, {}, { collections: { testNotes: { name: 'notes', fields: notesFields, componentName: 'Unregistered' } } })
+    w.kit.forms.open('create', 'testNotes')
+    await waitFor(() => expect(w.find('[data-kit-form=create] [data-kit-field=body] input').exists()).toBe(true))
+  })
+
+  it('a dependentFieldComponents entry replaces the field input with the registered component, and its value is submitted', async () => {
+    const w = mountWithKit(
+      KitForm,
+      { props: { collection: 'testNotes', action: 'create' }, global: { components: { BodyPicker } } },
+      { collections: { testNotes: { name: 'notes', fields: notesFields, dependentFieldComponents: { body: 'BodyPicker' } } } },
+    )
+    await waitFor(() => expect(w.find('[data-test=picker-label]').text()).toBe('Body'))
+    expect(w.find('[data-kit-field=body] input').exists()).toBe(false)
+    await w.find('[data-test=pick-blue]').trigger('click')
+    expect(w.find('[data-test=picker-value]').text()).toBe('blue')
+    await w.find('form').trigger('submit')
+    expect(w.emitted('submit')).toEqual([[{ body: 'blue' }]])
   })
 })
