@@ -167,9 +167,7 @@ func (w *world) list(t *testing.T, key string) []map[string]any {
 		t.Fatal(err)
 	}
 	out := make([]map[string]any, len(page.Items))
-	for i, r := range page.Items {
-		out[i] = r
-	}
+	copy(out, page.Items)
 	return out
 }
 
