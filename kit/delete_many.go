@@ -49,7 +49,7 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
 	single := len(ids) == 1 && r.k.singleWrite(c)
-	err = r.k.runWrite(ctx, a.write(c, single), func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a, a.write(c, single), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
@@ -84,7 +84,7 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 	if err != nil {
 		return err
 	}
-	r.k.runHooks(ctx, m)
+	r.k.afterCommit(ctx, a, m)
 	return nil
 }
 

@@ -25,6 +25,7 @@ func (k *Kit) registerCoreRoutes() {
 	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveUpdateOrReorder))
 	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.serveDelete))
 	add(http.MethodPatch, "/teams/{team}/{apiPath}/{id}/move", k.collectionRoute(k.serveMove))
+	add(http.MethodPost, "/teams/{team}/kit-batch", k.serveBatch)
 	add(http.MethodGet, "/super-admin/{collection}/{id}", k.serveSuperAdminGet)
 	add(http.MethodGet, "/kit/collections", k.serveCollections)
 	add(http.MethodGet, "/kit/collections/{key}/schema", k.serveCollectionSchema)

@@ -44,6 +44,9 @@ type Actor struct {
 	// cache, and its reads and writes confirm that authorization (see
 	// cached_access.go).
 	cached *cachedCheck
+	// batch, when not nil: the actor's writes run in the batch's
+	// transaction (Kit.Batch).
+	batch *Batch
 }
 
 // read is where the actor's record reads run: the Store's own pool,
@@ -287,16 +290,16 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 		}
 	}
 	m := r.k.newMutation(ctx, OpCreate, c.Key(), a, started)
-	if r.k.writesAlone(c) && !r.k.needsWriteCheck(c, vals) {
+	if r.k.writesAlone(a, c) && !r.k.needsWriteCheck(c, vals) {
 		// One statement: the record, its count and its change row.
 		m.ItemID, m.Data, m.Result = rec["id"].(string), copyRecord(vals), copyRecord(rec)
 		if err := r.k.store.InsertLogged(ctx, a.guard(), c, rec, r.k.changeOf(m)); err != nil {
 			return nil, err
 		}
-		r.k.runHooks(ctx, m)
+		r.k.afterCommit(ctx, a, m)
 		return rec, nil
 	}
-	err = r.k.runWrite(ctx, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
 		// Trees and sortable collections: the parent is checked and the
 		// path, depth and order computed (the record goes last).
 		if err := r.k.placeNew(ctx, tx, c, a.TeamID, rec); err != nil {
@@ -314,7 +317,7 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 	if err != nil {
 		return nil, err
 	}
-	r.k.runHooks(ctx, m)
+	r.k.afterCommit(ctx, a, m)
 	return rec, nil
 }
 
@@ -352,15 +355,15 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 	// statement, instead of a read and then a write; what the read would
 	// have decided is decided on the returned record, and undone (the
 	// transaction rolls back) when the update changes nothing.
-	u.oneStatement = r.k.store.WritesAlone() && opts.IfMatch == nil && len(changes) > 0 && !r.k.needsWriteCheck(c, changes)
-	if u.oneStatement && r.k.writesAlone(c) {
+	u.oneStatement = r.k.store.WritesAlone() && a.batch == nil && opts.IfMatch == nil && len(changes) > 0 && !r.k.needsWriteCheck(c, changes)
+	if u.oneStatement && r.k.writesAlone(a, c) {
 		if differ := comparedInSQL(c, changes); len(differ) > 0 {
 			if rec, done, err := u.alone(ctx, differ); done {
 				return rec, err
 			}
 		}
 	}
-	err = r.k.runWrite(ctx, a.write(c, r.k.singleWrite(c)), u.inTx)
+	err = r.k.runWrite(ctx, a, a.write(c, r.k.singleWrite(c)), u.inTx)
 	if errors.Is(err, errUnchanged) {
 		return u.result, nil
 	}
@@ -368,7 +371,7 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 		return nil, err
 	}
 	if u.m != nil {
-		r.k.runHooks(ctx, u.m)
+		r.k.afterCommit(ctx, a, u.m)
 	}
 	return u.result, nil
 }
@@ -439,7 +442,7 @@ func (u *updateCall) alone(ctx context.Context, differ Record) (rec Record, done
 			result[k] = v
 		}
 		m.Updates, m.BeforeData, m.Result = dropUnchanged(before, u.changes), before, copyRecord(result)
-		k.runHooks(ctx, m)
+		k.afterCommit(ctx, a, m)
 		return result, true, nil
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return nil, true, err
@@ -548,7 +551,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		// whether the team had the record.
 		// The change log's row needs only the id.
 		m.ItemID, m.ItemIDs = id, []string{id}
-		if r.k.writesAlone(c) {
+		if r.k.writesAlone(a, c) {
 			// Outside a transaction, with the change row.
 			err := r.k.store.DeleteLogged(ctx, a.guard(), c, a.TeamID, id, r.k.changeOf(m))
 			if err == nil {
@@ -556,7 +559,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 			}
 			return err
 		}
-		err := r.k.runWrite(ctx, a.write(c, true), func(ctx context.Context, tx bun.Tx) error {
+		err := r.k.runWrite(ctx, a, a.write(c, true), func(ctx context.Context, tx bun.Tx) error {
 			if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
 				return err
 			}
@@ -570,7 +573,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		}
 		return err
 	}
-	err = r.k.runWrite(ctx, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.lockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
@@ -600,7 +603,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 	if err != nil {
 		return err
 	}
-	r.k.runHooks(ctx, m)
+	r.k.afterCommit(ctx, a, m)
 	return nil
 }
 

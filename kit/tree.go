@@ -230,11 +230,11 @@ func (r *Records) MoveWith(ctx context.Context, a Actor, id string, parentID *st
 	}
 	mv := &moveCall{r: r, a: a, c: c, id: id, parentID: parentID, order: order, opts: opts, started: started,
 		pName: pName, pathName: pathName, depthName: depthName, orderName: orderName}
-	if err := r.k.runWrite(ctx, a.write(c, false), mv.inTx); err != nil {
+	if err := r.k.runWrite(ctx, a, a.write(c, false), mv.inTx); err != nil {
 		return nil, err
 	}
 	if mv.m != nil {
-		r.k.runHooks(ctx, mv.m)
+		r.k.afterCommit(ctx, a, mv.m)
 	}
 	return mv.result, nil
 }
@@ -419,7 +419,7 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 	orderName := managedName(c, collections.ManagedOrder)
 	var result []Record
 	var m *Mutation
-	err = r.k.runWrite(ctx, a.write(c, false), func(ctx context.Context, tx bun.Tx) error {
+	err = r.k.runWrite(ctx, a, a.write(c, false), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.store.LockOrder(ctx, tx, c, a.TeamID); err != nil {
 			return err
 		}
@@ -476,7 +476,7 @@ func (r *Records) reorder(ctx context.Context, a Actor, ids []string, updates []
 		return nil, err
 	}
 	if m != nil {
-		r.k.runHooks(ctx, m)
+		r.k.afterCommit(ctx, a, m)
 	}
 	return result, nil
 }

@@ -15,7 +15,13 @@ import (
 // goroutine with a context that keeps ctx's values but not its
 // cancellation). w says which collection's rows fn changes, whether it is
 // one statement (see singleWrite) and what guards it (Actor.write).
-func (k *Kit) runWrite(ctx context.Context, w store.Write, fn func(ctx context.Context, tx bun.Tx) error) error {
+//
+// A write of an actor in a batch (Kit.Batch) runs in the batch's
+// transaction instead.
+func (k *Kit) runWrite(ctx context.Context, a Actor, w store.Write, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if batched, err := a.inBatch(ctx, fn); batched {
+		return err
+	}
 	return k.store.RunWrite(ctx, w, fn)
 }
 
@@ -41,6 +47,8 @@ func (k *Kit) singleWrite(c *collections.Collection) bool {
 // log row: on PostgreSQL, when singleWrite holds (no OnMutationTx listener
 // needs a transaction, no siblings move). On SQLite writes are
 // group-committed instead (see store.Store.RunWrite).
-func (k *Kit) writesAlone(c *collections.Collection) bool {
-	return k.store.WritesAlone() && k.singleWrite(c)
+//
+// A batch's writes never do: they run in the batch's transaction.
+func (k *Kit) writesAlone(a Actor, c *collections.Collection) bool {
+	return a.batch == nil && k.store.WritesAlone() && k.singleWrite(c)
 }
