@@ -341,4 +341,3 @@ func TestConcurrentBatchesCommitEach(t *testing.T) {
 		}
 	})
 }
-
