@@ -95,6 +95,9 @@ func Build(reg *collections.Registry, opts Options) (*Document, error) {
 	if err := addAccountRoutes(d, o); err != nil {
 		return nil, err
 	}
+	if err := addBatchRoute(d, o); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 
