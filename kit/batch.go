@@ -86,6 +86,12 @@ func (k *Kit) Batch(ctx context.Context, actor Actor, fn func(b *Batch) error) e
 	if err := actor.check(); err != nil {
 		return err
 	}
+	// Checked once, before the transaction: on SQLite a read of the
+	// Directory inside the write queue's transaction could wait for it.
+	if err := k.checkActor(ctx, actor); err != nil {
+		return err
+	}
+	actor.fromAccess = true
 	info, _ := RequestInfoFrom(ctx)
 	if info.CorrelationID == "" {
 		info.CorrelationID = NewCorrelationID()

@@ -144,25 +144,35 @@ func (r *Records) open(a Actor) (*collections.Collection, error) {
 // is written. A pair found is not looked up again for actorCheckTTL.
 func (r *Records) openForWrite(ctx context.Context, a Actor) (*collections.Collection, error) {
 	c, err := r.open(a)
-	if err != nil || a.fromAccess {
-		return c, err
-	}
-	if r.k.actors.recent(a.TeamID, a.UserID) {
-		return c, nil
-	}
-	dir := r.k.cfg.Directory
-	team, err := dir.Team(ctx, a.TeamID)
 	if err != nil {
 		return nil, err
 	}
-	if team.ID != a.TeamID {
-		return nil, fmt.Errorf("kit: the actor's TeamID %q is a slug, not the team's id: %w", a.TeamID, teamauth.ErrTeamNotFound)
-	}
-	if _, err := dir.User(ctx, a.UserID); err != nil {
+	if err := r.k.checkActor(ctx, a); err != nil {
 		return nil, err
 	}
-	r.k.actors.found(a.TeamID, a.UserID)
 	return c, nil
+}
+
+// checkActor checks that a Go caller's actor names a team (by id) and a
+// user of the Directory (see openForWrite); an actor kit built from a
+// request's authorization needs no check.
+func (k *Kit) checkActor(ctx context.Context, a Actor) error {
+	if a.fromAccess || k.actors.recent(a.TeamID, a.UserID) {
+		return nil
+	}
+	dir := k.cfg.Directory
+	team, err := dir.Team(ctx, a.TeamID)
+	if err != nil {
+		return err
+	}
+	if team.ID != a.TeamID {
+		return fmt.Errorf("kit: the actor's TeamID %q is a slug, not the team's id: %w", a.TeamID, teamauth.ErrTeamNotFound)
+	}
+	if _, err := dir.User(ctx, a.UserID); err != nil {
+		return err
+	}
+	k.actors.found(a.TeamID, a.UserID)
+	return nil
 }
 
 // actorCheckTTL is how long a Go caller's actor found in the Directory is
