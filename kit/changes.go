@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/jsonstring"
 	"github.com/collectionkit/kit/internal/store"
 )
 
@@ -259,9 +260,9 @@ func (k *Kit) frameOf(reg *collections.Registry, ch store.Change) *changeFrame {
 	sse = append(sse, "\ndata: {\"id\":"...)
 	sse = strconv.AppendInt(sse, ch.ID, 10)
 	sse = append(sse, `,"operation":`...)
-	sse = appendJSONString(sse, ch.Operation)
+	sse = jsonstring.Append(sse, ch.Operation)
 	sse = append(sse, `,"collection":`...)
-	sse = appendJSONString(sse, ch.Collection)
+	sse = jsonstring.Append(sse, ch.Collection)
 	if Operation(ch.Operation) == OpReorder || len(ch.ItemIDs) > 1 {
 		if len(ch.ItemIDs) > 0 {
 			sse = append(sse, `,"itemIds":[`...)
@@ -269,16 +270,16 @@ func (k *Kit) frameOf(reg *collections.Registry, ch store.Change) *changeFrame {
 				if i > 0 {
 					sse = append(sse, ',')
 				}
-				sse = appendJSONString(sse, id)
+				sse = jsonstring.Append(sse, id)
 			}
 			sse = append(sse, ']')
 		}
 	} else if len(ch.ItemIDs) == 1 && ch.ItemIDs[0] != "" {
 		sse = append(sse, `,"itemId":`...)
-		sse = appendJSONString(sse, ch.ItemIDs[0])
+		sse = jsonstring.Append(sse, ch.ItemIDs[0])
 	}
 	sse = append(sse, `,"correlationId":`...)
-	sse = appendJSONString(sse, ch.CorrelationID)
+	sse = jsonstring.Append(sse, ch.CorrelationID)
 	sse = append(sse, `,"timestamp":`...)
 	sse = strconv.AppendInt(sse, ch.Timestamp, 10)
 	sse = append(sse, `,"invalidate":`...)

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/collectionkit/kit/internal/jsonstring"
 	"github.com/collectionkit/kit/internal/wire"
 )
 
@@ -111,7 +111,7 @@ func appendRecord(b []byte, rec Record, keys []string) ([]byte, bool) {
 		if j > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, k)
+		b = jsonstring.Append(b, k)
 		b = append(b, ':')
 		var ok bool
 		if b, ok = appendJSONValue(b, rec[k]); !ok {
@@ -151,7 +151,7 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 	case nil:
 		return append(b, "null"...), true
 	case string:
-		return appendJSONString(b, v), true
+		return jsonstring.Append(b, v), true
 	case bool:
 		return strconv.AppendBool(b, v), true
 	case int:
@@ -178,62 +178,4 @@ func appendJSONValue(b []byte, v any) ([]byte, bool) {
 		return b, false
 	}
 	return append(b, enc[:len(enc)-1]...), true
-}
-
-// appendJSONString appends s quoted as encoding/json does without HTML
-// escaping: printable ASCII and valid UTF-8 other than U+2028 and U+2029
-// as they are; anything else goes through wire.Encode.
-func appendJSONString(b []byte, s string) []byte {
-	i := plainPrefix(s)
-	for i < len(s) {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == '"' || c == '\\' {
-				return appendEncodedString(b, s)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError || r == '\u2028' || r == '\u2029' {
-			return appendEncodedString(b, s)
-		}
-		i += size
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// plainPrefix returns the length of a prefix of s, in whole 8-byte words,
-// whose bytes encoding/json copies as they are: ASCII, not a control
-// character, a quote or a backslash. It may end a word before the first
-// byte that is not (see special), never after it.
-func plainPrefix(s string) int {
-	const (
-		ones  = 0x0101010101010101
-		highs = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		t := s[i : i+8]
-		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		// special has a byte's high bit set when the byte is not ASCII
-		// (w's own high bit) or, in a word of ASCII bytes, at the lowest
-		// byte below 0x20 and the lowest '"' and '\\' (x - ones sets the
-		// high bit of the lowest zero byte of x; bytes above a borrow may
-		// be marked too, which only ends the prefix early).
-		quote, backslash := w^(ones*'"'), w^(ones*'\\')
-		special := (w - ones*0x20) | (quote - ones) | (backslash - ones) | w
-		if special&highs != 0 {
-			break
-		}
-	}
-	return i
-}
-
-func appendEncodedString(b []byte, s string) []byte {
-	enc, _ := wire.Encode(s) // a string always encodes
-	return append(b, enc[:len(enc)-1]...)
 }
