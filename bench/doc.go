@@ -272,7 +272,7 @@
 //     13,579 / 14,566 / 13,413 creates/s, old log 8,282 / 8,462 / 10,431,
 //     new log 11,805 / 11,069 / 12,113; bytes written per create 5.8-6.1 KB
 //     off, 9.6-10.3 KB old, 7.0-7.4 KB new.
-//   - The change stream's delivery (kit/changes.go, issue 19):
+//   - The change stream's delivery (internal/changehub, issue 19):
 //     BenchmarkChangeStream with clients=process reads the streams in a
 //     child process, so cpu-µs/create, writes/create (write(2) calls, from
 //     /proc/self/io) and bytes/sub are the server's alone. 2026-11-23, at
@@ -305,7 +305,7 @@
 //     same runs, DeliveryInterval 200 ms, 6f4ec28 against d4b004c: write
 //     calls per create 0.87x and 0.65x, CPU per create 0.77x and 0.67x.
 //     At 5 ms the two are alike (15.0 write calls per create both).
-//   - The fan-out budget (kit/changes.go, Config.Changes.FanoutShare and
+//   - The fan-out budget (internal/changehub, Config.Changes.FanoutShare and
 //     MaxDeliveryInterval, issue 19), 2026-11-24. Profiles first
 //     (BenchmarkChangeStream, 1,000 subscribers over 100 teams,
 //     clients=process, --cpuprofile of the server process, load 12 to
@@ -350,7 +350,7 @@
 //     this process's committed changes to the hub in memory (code of
 //     the write path, not the hub's), which would remove the hub's log
 //     reads for them.
-//   - The change stream's copies and write calls (kit/changes.go,
+//   - The change stream's copies and write calls (internal/changehub,
 //     kit/changes_http.go, issue 19), 2026-11-24 at load 17 to 23 (other
 //     sessions' benchmarks on the two cores). Profiles of the creates
 //     alone (BenchmarkChangeStream's new KIT_BENCH_CPUPROFILE, 1,000
@@ -774,7 +774,7 @@
 //     changes per interval at 11,000 creates/s) and sent the hub back to
 //     the log; it is 32,768. The rounds before and after are in the
 //     README (Benchmarks, "Deliveries from memory").
-//   - The change events encoded by hand (kit/changes.go frameOf,
+//   - The change events encoded by hand (changehub's Encoder.Frame,
 //     b0092a1): json.Marshal of each ChangeEvent and the invalidate list
 //     worked out per change (a registry lookup, a sorted copy of the
 //     references, string concatenations) took 1.73 to 1.95 us and 13

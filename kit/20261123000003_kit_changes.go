@@ -10,7 +10,7 @@ import (
 )
 
 // registerChangesMigration adds the migration that creates kit_changes,
-// the change log behind the change stream (see changes.go), and
+// the change log behind the change stream (see internal/changehub), and
 // kit_changes_pruned. bun/migrate names it after this file.
 func registerChangesMigration(ms *migrate.Migrations) {
 	ms.MustRegister(func(ctx context.Context, db *bun.DB) error {

@@ -4,8 +4,8 @@ import "time"
 
 // StreamWriteTime is the time k's change streams have spent writing
 // deliveries, which the hub's fan-out budget (FanoutShare) counts.
-func StreamWriteTime(k *Kit) time.Duration { return time.Duration(k.hub.written.Load()) }
+func StreamWriteTime(k *Kit) time.Duration { return k.hub.WriteTime() }
 
 // LastDeliveryInterval is the interval the hub chose after its latest
-// delivery (see nextDelivery); 0 before the first.
-func LastDeliveryInterval(k *Kit) time.Duration { return time.Duration(k.hub.interval.Load()) }
+// delivery; 0 before the first.
+func LastDeliveryInterval(k *Kit) time.Duration { return k.hub.DeliveryInterval() }

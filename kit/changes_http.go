@@ -1,11 +1,14 @@
 package kit
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/collectionkit/kit/internal/changehub"
 	"github.com/collectionkit/kit/openapi"
 )
 
@@ -17,11 +20,6 @@ import (
 // streamWriteTimeout*3/2: the deadline is moved only when less than
 // streamWriteTimeout is left, not at every write).
 const streamWriteTimeout = 10 * time.Second
-
-// fullAuthCheckEvery is how often a stream re-checks its caller even when
-// kit's authorization counter did not change (a session that ran out of
-// time changes no row).
-const fullAuthCheckEvery = time.Minute
 
 // registerChangeRoutes adds the change stream's route.
 func (k *Kit) registerChangeRoutes(add func(method, path string, h http.HandlerFunc)) {
@@ -57,30 +55,28 @@ func (k *Kit) parseChangeCollections(r *http.Request) (map[string]bool, error) {
 	return only, nil
 }
 
-// lastEventID reads the position a client resumes from: the Last-Event-ID
-// header, else the lastEventId query parameter. has is false when neither
-// is given; ok is false for a value that is not a position.
-func lastEventID(r *http.Request) (id int64, has, ok bool) {
+// lastEventID reads the position a client resumes from: the
+// Last-Event-ID header, else the lastEventId query parameter.
+func lastEventID(r *http.Request) changehub.LastEventID {
 	s := r.Header.Get("Last-Event-ID")
 	if s == "" {
 		s = r.URL.Query().Get("lastEventId")
 	}
 	if s == "" {
-		return 0, false, false
+		return changehub.LastEventID{}
 	}
 	id, err := strconv.ParseInt(s, 10, 64)
-	return id, true, err == nil && id >= 0
+	return changehub.LastEventID{ID: id, Given: true, Malformed: err != nil || id < 0}
 }
 
+// serveChanges serves the change stream: it authorizes the caller, reads
+// what the request asks for, subscribes to the hub, answers the headers
+// of an event stream and lets the hub write the stream until it ends.
+// Everything refused before the stream opens is a JSON error.
 func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
-	// The channel is taken before the check, so that a change of the
-	// authorization counter after the check is not missed.
-	authCh := k.hub.authChanged()
-	ownStore := k.cfg.Directory == k.auth
-	var checkedAt int64 // the counter's value before the last check
-	if ownStore {
-		checkedAt, _ = k.auth.AuthVersion(r.Context())
-	}
+	// Taken before the check, so that a change of the authorization
+	// counter after the check is not missed.
+	watch := k.hub.WatchAuth(r.Context())
 	acc, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
 	if err != nil {
 		k.WriteError(w, r, err)
@@ -91,37 +87,44 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 		k.WriteError(w, r, err)
 		return
 	}
-	ctx := r.Context()
-	sub := newChangeSub(acc.Team.ID, only, k.hub.cfg.Buffer)
-	live, err := k.hub.subscribe(ctx, sub)
+	stream, err := k.subscribeChanges(r, acc.Team.ID, only)
 	if err != nil {
 		k.WriteError(w, r, err)
 		return
 	}
-	defer k.hub.unsubscribe(sub)
-
-	// Where the stream starts: after Last-Event-ID when the log still
-	// holds every change since, else (with a reset) at the live position.
-	pos, reset := live, ""
-	if last, has, ok := lastEventID(r); has {
-		pruned, written, err := k.store.ChangeBounds(ctx)
-		switch {
-		case err != nil:
-			k.WriteError(w, r, err)
-			return
-		case !ok:
-			reset = "malformed Last-Event-ID"
-		case last < pruned:
-			reset = "the changes after Last-Event-ID are no longer retained"
-		case last > written:
-			reset = "Last-Event-ID is beyond the change log"
-		default:
-			pos = last
-		}
+	defer stream.Close()
+	allowed := func(context.Context) bool {
+		now, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
+		return err == nil && now.Team.ID == acc.Team.ID
 	}
+	stream.Serve(r.Context(), startEventStream(w, r), changehub.Access{Watch: watch, Allowed: allowed})
+}
 
+// subscribeChanges subscribes a stream of team's changes (of the
+// collections in only; nil for all) and sets where it starts from the
+// request's Last-Event-ID. On an error nothing stays subscribed.
+func (k *Kit) subscribeChanges(r *http.Request, team string, only map[string]bool) (*changehub.Stream, error) {
+	stream, err := k.hub.Subscribe(r.Context(), team, only)
+	if errors.Is(err, changehub.ErrClosed) {
+		return nil, ErrClosed
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := stream.Resume(r.Context(), lastEventID(r)); err != nil {
+		stream.Close()
+		return nil, err
+	}
+	return stream, nil
+}
+
+// startEventStream answers the headers of an event stream and returns
+// the writer of its body: each call is one write and flush, under a write
+// deadline of its own (see streamWriteTimeout) in place of the server's
+// WriteTimeout, which would end every stream.
+func startEventStream(w http.ResponseWriter, r *http.Request) changehub.Writer {
 	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{}) // a server's WriteTimeout would end every stream
+	_ = rc.SetWriteDeadline(time.Time{})
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -135,14 +138,8 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 		h.Set("Transfer-Encoding", "identity")
 	}
 	w.WriteHeader(http.StatusOK)
-	var buf []byte
 	var deadline time.Time // the connection's write deadline
-	// write sends data (buf, or a round's shared events) in one write and
-	// flush.
-	write := func(data []byte) bool {
-		if len(data) == 0 {
-			return true
-		}
+	return func(data []byte) bool {
 		if now := time.Now(); deadline.Sub(now) < streamWriteTimeout {
 			deadline = now.Add(streamWriteTimeout * 3 / 2)
 			_ = rc.SetWriteDeadline(deadline)
@@ -150,119 +147,6 @@ func (k *Kit) serveChanges(w http.ResponseWriter, r *http.Request) {
 		_, err := w.Write(data)
 		return err == nil && rc.Flush() == nil
 	}
-	send := func() bool {
-		ok := write(buf)
-		buf = buf[:0]
-		return ok
-	}
-	buf = append(buf, "retry: 2000\n\n"...)
-	if reset != "" {
-		buf = appendControl(buf, "reset", live, `{"id":`+strconv.FormatInt(live, 10)+`,"reason":`+strconv.Quote(reset)+`}`)
-	}
-	// The backlog: the team's changes after pos up to the live position.
-	reg := k.Collections()
-	for pos < live {
-		changes, err := k.store.ChangesAfter(ctx, acc.Team.ID, pos, live, changeBatch)
-		if err != nil {
-			k.logger.ErrorContext(ctx, "kit: read the change log", "error", err)
-			return
-		}
-		for _, ch := range changes {
-			if f := k.frameOf(reg, ch); sub.wants(f) {
-				buf = append(buf, f.sse...)
-			}
-		}
-		if len(changes) < changeBatch {
-			pos = live
-		} else {
-			pos = changes[len(changes)-1].ID
-		}
-		if !send() {
-			return
-		}
-	}
-	buf = appendControl(buf, "ready", pos, `{"id":`+strconv.FormatInt(pos, 10)+`}`)
-	if !send() {
-		return
-	}
-
-	heartbeat := time.NewTicker(k.hub.cfg.Heartbeat)
-	defer heartbeat.Stop()
-	var recheck <-chan time.Time // a host Directory is asked on every tick
-	if !ownStore {
-		t := time.NewTicker(k.hub.cfg.AuthCheckInterval)
-		defer t.Stop()
-		recheck = t.C
-	}
-	lastFull := time.Now()
-	var rounds []*changeRound
-	stillAllowed := func() bool {
-		lastFull = time.Now()
-		now, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
-		return err == nil && now.Team.ID == acc.Team.ID
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-sub.dropped:
-			return
-		case <-sub.ready:
-			// Everything queued goes in one write: a round alone as the
-			// hub encoded it, several copied together. The time it takes
-			// counts towards the hub's fan-out budget.
-			start := time.Now()
-			rounds = sub.take(rounds)
-			var ok bool
-			if len(rounds) == 1 && sub.only == nil && rounds[0].frames[0].id > pos {
-				r := rounds[0]
-				pos = r.frames[len(r.frames)-1].id
-				ok = write(r.sse)
-			} else {
-				for _, r := range rounds {
-					buf, pos = sub.appendTo(buf, r, pos)
-				}
-				ok = send()
-			}
-			k.hub.written.Add(int64(time.Since(start)))
-			if !ok {
-				return
-			}
-		case <-heartbeat.C:
-			buf = append(buf, ": heartbeat\n\n"...)
-			if !send() {
-				return
-			}
-			if ownStore && time.Since(lastFull) >= fullAuthCheckEvery && !stillAllowed() {
-				return
-			}
-		case <-authCh:
-			// Only a stream checked under another value checks again, so
-			// the hub's first read of the counter costs nothing.
-			authCh = k.hub.authChanged()
-			if v := k.hub.authVersion.Load(); v != checkedAt {
-				checkedAt = v
-				if !stillAllowed() {
-					return
-				}
-			}
-		case <-recheck:
-			if !stillAllowed() {
-				return
-			}
-		}
-	}
-}
-
-// appendControl appends an event of kind (reset, ready) at position id.
-func appendControl(buf []byte, kind string, id int64, data string) []byte {
-	buf = append(buf, "event: "...)
-	buf = append(buf, kind...)
-	buf = append(buf, "\nid: "...)
-	buf = strconv.AppendInt(buf, id, 10)
-	buf = append(buf, "\ndata: "...)
-	buf = append(buf, data...)
-	return append(buf, "\n\n"...)
 }
 
 // describeChanges adds the change stream's route and its event schema to

@@ -48,7 +48,7 @@ func SearchWaiting(ctx context.Context, k *Kit, key string) (int, error) {
 // PruneChanges runs the change log's retention now (Config.Changes'
 // Retention and MaxRetained) and returns how many changes it deleted.
 func PruneChanges(ctx context.Context, k *Kit) (int64, error) {
-	return k.hub.prune(ctx)
+	return k.hub.Prune(ctx)
 }
 
 // ActorOfARequest returns a as kit builds it for an authorized request:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/changehub"
 	"github.com/collectionkit/kit/internal/store"
 )
 
@@ -48,17 +49,17 @@ func TestAChangeFrameIsTheSSEEventOfItsChangeEventsJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f := k.frameOf(reg, tt.ch)
+			f := (&changehub.Encoder{}).Frame(reg, tt.ch)
 			prefix := "id: " + strconv.FormatInt(tt.ch.ID, 10) + "\ndata: "
-			if !bytes.HasPrefix(f.sse, []byte(prefix)) || !bytes.HasSuffix(f.sse, []byte("\n\n")) {
-				t.Fatalf("got event %q, want %q...\\n\\n", f.sse, prefix)
+			if !bytes.HasPrefix(f.SSE, []byte(prefix)) || !bytes.HasSuffix(f.SSE, []byte("\n\n")) {
+				t.Fatalf("got event %q, want %q...\\n\\n", f.SSE, prefix)
 			}
-			data := f.sse[len(prefix) : len(f.sse)-2]
+			data := f.SSE[len(prefix) : len(f.SSE)-2]
 			if bytes.ContainsAny(data, "\r\n") {
 				t.Fatalf("got a line break in the data %q, want one line", data)
 			}
 			ev := ChangeEvent{ID: tt.ch.ID, Operation: Operation(tt.ch.Operation), Collection: tt.ch.Collection,
-				CorrelationID: tt.ch.CorrelationID, Timestamp: tt.ch.Timestamp, Invalidate: invalidateKeys(reg, tt.ch.Collection)}
+				CorrelationID: tt.ch.CorrelationID, Timestamp: tt.ch.Timestamp, Invalidate: changehub.InvalidateKeys(reg, tt.ch.Collection)}
 			if ev.Operation == OpReorder || len(tt.ch.ItemIDs) > 1 {
 				ev.ItemIDs = tt.ch.ItemIDs
 			} else if len(tt.ch.ItemIDs) == 1 {
@@ -82,8 +83,8 @@ func TestAChangeFrameIsTheSSEEventOfItsChangeEventsJSON(t *testing.T) {
 			if !reflect.DeepEqual(gotV, wantV) {
 				t.Errorf("got data %s, want the value of %s", data, want)
 			}
-			if f.id != tt.ch.ID || f.collection != tt.ch.Collection {
-				t.Errorf("got frame id %d collection %q, want %d %q", f.id, f.collection, tt.ch.ID, tt.ch.Collection)
+			if f.ID != tt.ch.ID || f.Collection != tt.ch.Collection {
+				t.Errorf("got frame id %d collection %q, want %d %q", f.ID, f.Collection, tt.ch.ID, tt.ch.Collection)
 			}
 		})
 	}
@@ -92,7 +93,8 @@ func TestAChangeFrameIsTheSSEEventOfItsChangeEventsJSON(t *testing.T) {
 func TestAChangeFramesInvalidateListFollowsANewRegistry(t *testing.T) {
 	k := openFrameKit(t)
 	ch := store.Change{ID: 1, Collection: "appProducts", Operation: "create", ItemIDs: []string{"x"}}
-	before := string(k.frameOf(k.Collections(), ch).sse)
+	enc := &changehub.Encoder{}
+	before := string(enc.Frame(k.Collections(), ch).SSE)
 	if want := `"invalidate":["collection:appProducts:*","collection:appCategories:*"]`; !bytes.Contains([]byte(before), []byte(want)) {
 		t.Fatalf("got %q, want it to hold %s", before, want)
 	}
@@ -101,7 +103,7 @@ func TestAChangeFramesInvalidateListFollowsANewRegistry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	after := string(k.frameOf(reg, ch).sse)
+	after := string(enc.Frame(reg, ch).SSE)
 	if want := `"invalidate":["collection:appProducts:*"]}`; !bytes.Contains([]byte(after), []byte(want)) {
 		t.Errorf("got %q, want it to hold %s", after, want)
 	}
@@ -112,8 +114,9 @@ func BenchmarkFrameOf(b *testing.B) {
 	reg := k.Collections()
 	ch := store.Change{ID: 123456, TeamID: "t1", Collection: "appProducts", Operation: "create",
 		ItemIDs: []string{"0193c8a2-7f3e-7d2a-9b1c-3f4e5d6c7b8a"}, CorrelationID: "0193c8a2-7f3e-7d2a-9b1c-3f4e5d6c7b8b", Timestamp: 1732400000000}
+	enc := &changehub.Encoder{}
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = k.frameOf(reg, ch)
+		_ = enc.Frame(reg, ch)
 	}
 }

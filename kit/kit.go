@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/changehub"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/openapi"
 	"github.com/collectionkit/kit/teamauth"
@@ -159,9 +160,7 @@ type Kit struct {
 	hooksMu sync.RWMutex
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
-	hub     *changeHub
-	// invalidations caches the change events' invalidate lists.
-	invalidations invalidations
+	hub     *changehub.Hub
 
 	routerOnce sync.Once
 	router     router
@@ -233,9 +232,9 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	}
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
 	k.handler = k.buildHandler()
-	k.hub = newChangeHub(k, cfg.Changes.withDefaults())
+	k.hub = k.newChangeHub(cfg.Changes)
 	if k.changesOn() {
-		k.store.Committed = k.hub.handoff
+		k.store.Committed = k.hub.Handoff
 	}
 	if err := k.migrate(ctx); err != nil {
 		k.closeDB()
@@ -246,8 +245,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 		return nil, err
 	}
 	if k.changesOn() {
-		k.hub.wg.Add(1)
-		go k.hub.pruneLoop()
+		k.hub.StartRetention()
 	}
 	return k, nil
 }
@@ -350,7 +348,7 @@ func (k *Kit) Close() error {
 	if k.closed.Swap(true) {
 		return nil
 	}
-	k.hub.close()
+	k.hub.Close()
 	k.store.Close()
 	return k.closeDB()
 }

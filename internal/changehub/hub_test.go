@@ -1,4 +1,4 @@
-package kit
+package changehub
 
 import (
 	"context"
@@ -13,23 +13,68 @@ import (
 	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
-	"github.com/collectionkit/kit/teamauth"
+	"github.com/collectionkit/kit/internal/store"
 )
 
-func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
-	k, err := Open(t.Context(), Config{SQLitePath: ":memory:" + t.Name(), Changes: ChangesConfig{Buffer: 1},
-		Definitions: []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}})
+// openLog opens a Store on the SQLite database at path (a file, or
+// ":memory:<name>") with the change log, as kit's Open does, with hook
+// (nil for none) seeing every statement; it is closed when t ends.
+func openLog(t *testing.T, path string, hook bun.QueryHook) *store.Store {
+	t.Helper()
+	db, err := store.OpenSQLite(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer k.Close()
-	slow := newChangeSub("t1", nil, 1)
-	if _, err := k.hub.subscribe(t.Context(), slow); err != nil {
+	if hook != nil {
+		db = db.WithQueryHook(hook)
+	}
+	if err := store.CreateChangesTable(t.Context(), db); err != nil {
+		db.Close()
 		t.Fatal(err)
 	}
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
+	s := store.New(db, func() *collections.Registry { return nil })
+	s.SetQueryHook(hook)
+	t.Cleanup(func() {
+		s.Close()
+		db.Close()
+	})
+	return s
+}
+
+// openHub returns a Hub reading s's log and handed s's commits, as kit
+// wires it, with a registry of one collection, notes (key appNotes); it
+// is closed when t ends.
+func openHub(t *testing.T, s *store.Store, cfg Config) *Hub {
+	t.Helper()
+	reg, _, err := collections.Build([]collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}, collections.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := New(Sources{Log: s, Registry: func() *collections.Registry { return reg }}, cfg)
+	s.Committed = h.Handoff
+	t.Cleanup(h.Close)
+	return h
+}
+
+// createNote commits the change of a create of a team t1 note through
+// s's write queue, as kit's record create does on SQLite.
+func createNote(ctx context.Context, s *store.Store) error {
+	ch := store.Change{TeamID: "t1", Collection: "appNotes", Operation: "create", ItemIDs: []string{"n1"},
+		CorrelationID: "c1", Timestamp: time.Now().UnixMilli()}
+	return s.RunWrite(ctx, nil, true, func(ctx context.Context, tx bun.Tx) error {
+		return s.RecordChange(ctx, tx, ch)
+	})
+}
+
+func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
+	s := openLog(t, ":memory:"+t.Name(), nil)
+	h := openHub(t, s, Config{Buffer: 1})
+	slow := newSubscriber("t1", nil, 1)
+	if _, err := h.subscribe(t.Context(), slow); err != nil {
+		t.Fatal(err)
+	}
 	for range 2 {
-		if _, err := k.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+		if err := createNote(t.Context(), s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,9 +83,9 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 	case <-time.After(15 * time.Second): // only keeps a broken test from hanging
 		t.Fatal("the subscriber that read nothing was kept")
 	}
-	k.hub.mu.Lock()
-	count := k.hub.count
-	k.hub.mu.Unlock()
+	h.mu.Lock()
+	count := h.count
+	h.mu.Unlock()
 	if count != 0 {
 		t.Errorf("got %d subscribers after the drop, want 0", count)
 	}
@@ -49,40 +94,31 @@ func TestChangeHubDisconnectsASlowSubscriber(t *testing.T) {
 	}
 }
 
-// writerAndReader opens two Kits on one SQLite file, as two processes
-// would (the writer with the default change settings, the reader with
-// changes), and subscribes a stream of team "t1" with changes.Buffer to
-// the reader's hub; everything is closed when t ends.
-func writerAndReader(t *testing.T, changes ChangesConfig) (writer, reader *Kit, sub *changeSub) {
+// writerAndReader opens two Stores on one SQLite file, as two processes
+// would, the reader's with a hub configured by cfg, and subscribes a
+// stream of team "t1" with cfg.Buffer to the reader's hub; everything is
+// closed when t ends.
+func writerAndReader(t *testing.T, cfg Config) (writer, reader *store.Store, sub *subscriber) {
 	t.Helper()
 	path := t.TempDir() + "/kit.db"
-	defs := []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}
-	writer, err := Open(t.Context(), Config{SQLitePath: path, Definitions: defs})
-	if err != nil {
+	writer = openLog(t, path, nil)
+	reader = openLog(t, path, nil)
+	h := openHub(t, reader, cfg)
+	sub = newSubscriber("t1", nil, cfg.Buffer)
+	if _, err := h.subscribe(t.Context(), sub); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { writer.Close() })
-	reader, err = Open(t.Context(), Config{SQLitePath: path, Definitions: defs, Changes: changes})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { reader.Close() })
-	sub = newChangeSub("t1", nil, changes.Buffer)
-	if _, err := reader.hub.subscribe(t.Context(), sub); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { reader.hub.unsubscribe(sub) })
+	t.Cleanup(func() { h.unsubscribe(sub) })
 	return writer, reader, sub
 }
 
 func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanItsBuffer(t *testing.T) {
 	// The reader learns of the writer's changes only by its poll, which
 	// comes long after the writer committed them all.
-	writer, _, sub := writerAndReader(t, ChangesConfig{Buffer: 8, PollInterval: 300 * time.Millisecond})
+	writer, _, sub := writerAndReader(t, Config{Buffer: 8, PollInterval: 300 * time.Millisecond})
 	const writes = 40
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	for range writes {
-		if _, err := writer.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+		if err := createNote(t.Context(), writer); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -103,13 +139,13 @@ func TestChangeHubKeepsASubscriberThatKeepsUpWhenAnotherProcessCommitsMoreThanIt
 }
 
 func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
-	frame := func(id int64, collection string) *changeFrame {
-		return &changeFrame{id: id, teamID: "t1", collection: collection, sse: []byte("id: " + strconv.FormatInt(id, 10) + "\n\n")}
+	frame := func(id int64, collection string) *Frame {
+		return &Frame{ID: id, TeamID: "t1", Collection: collection, SSE: []byte("id: " + strconv.FormatInt(id, 10) + "\n\n")}
 	}
-	round := func(frames ...*changeFrame) *changeRound {
-		r := &changeRound{frames: frames}
+	roundOf := func(frames ...*Frame) *round {
+		r := &round{frames: frames}
 		for _, f := range frames {
-			r.sse = append(r.sse, f.sse...)
+			r.sse = append(r.sse, f.SSE...)
 		}
 		return r
 	}
@@ -118,26 +154,26 @@ func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
 		only         map[string]bool
 		buffer       int
 		pos          int64 // the stream's position when it takes the rounds
-		rounds       []*changeRound
+		rounds       []*round
 		wantAccepted []bool
 		wantWritten  string
 	}{
 		{name: "a stream writes every queued round in order", buffer: 4,
-			rounds:       []*changeRound{round(frame(1, "a"), frame(2, "a")), round(frame(3, "a"))},
+			rounds:       []*round{roundOf(frame(1, "a"), frame(2, "a")), roundOf(frame(3, "a"))},
 			wantAccepted: []bool{true, true}, wantWritten: "id: 1\n\nid: 2\n\nid: 3\n\n"},
 		{name: "a stream refuses a round its buffer has no room for", buffer: 2,
-			rounds:       []*changeRound{round(frame(1, "a")), round(frame(2, "a"), frame(3, "a"))},
+			rounds:       []*round{roundOf(frame(1, "a")), roundOf(frame(2, "a"), frame(3, "a"))},
 			wantAccepted: []bool{true, false}, wantWritten: "id: 1\n\n"},
 		{name: "a narrowed stream counts and writes only its collections", only: map[string]bool{"a": true}, buffer: 1,
-			rounds:       []*changeRound{round(frame(1, "a"), frame(2, "b")), round(frame(3, "b")), round(frame(4, "a"))},
+			rounds:       []*round{roundOf(frame(1, "a"), frame(2, "b")), roundOf(frame(3, "b")), roundOf(frame(4, "a"))},
 			wantAccepted: []bool{true, true, false}, wantWritten: "id: 1\n\n"},
 		{name: "a stream skips the changes at or before its position", buffer: 4, pos: 2,
-			rounds:       []*changeRound{round(frame(1, "a"), frame(2, "a"), frame(3, "a"))},
+			rounds:       []*round{roundOf(frame(1, "a"), frame(2, "a"), frame(3, "a"))},
 			wantAccepted: []bool{true}, wantWritten: "id: 3\n\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newChangeSub("t1", tt.only, tt.buffer)
+			s := newSubscriber("t1", tt.only, tt.buffer)
 			for i, r := range tt.rounds {
 				if _, got := s.offer(nil, r, 0); got != tt.wantAccepted[i] {
 					t.Errorf("round %d: got accepted %v, want %v", i, got, tt.wantAccepted[i])
@@ -167,12 +203,12 @@ func TestChangeSubQueuesWholeRoundsWithinItsBuffer(t *testing.T) {
 }
 
 func TestChangeSubTakesAnExtendedRoundInPlaceOfTheOneItExtends(t *testing.T) {
-	frame := func(id int64) *changeFrame {
-		return &changeFrame{id: id, teamID: "t1", collection: "a", sse: []byte("id: " + strconv.FormatInt(id, 10) + "\n\n")}
+	frame := func(id int64) *Frame {
+		return &Frame{ID: id, TeamID: "t1", Collection: "a", SSE: []byte("id: " + strconv.FormatInt(id, 10) + "\n\n")}
 	}
-	first := &changeRound{frames: []*changeFrame{frame(1), frame(2)}, sse: []byte("id: 1\n\nid: 2\n\n")}
+	first := &round{frames: []*Frame{frame(1), frame(2)}, sse: []byte("id: 1\n\nid: 2\n\n")}
 	// The hub's next batch of the same delivery: first's changes and 3.
-	extended := &changeRound{frames: append(first.frames[:2:2], frame(3)), sse: []byte("id: 1\n\nid: 2\n\nid: 3\n\n")}
+	extended := &round{frames: append(first.frames[:2:2], frame(3)), sse: []byte("id: 1\n\nid: 2\n\nid: 3\n\n")}
 	tests := []struct {
 		name        string
 		buffer      int
@@ -192,7 +228,7 @@ func TestChangeSubTakesAnExtendedRoundInPlaceOfTheOneItExtends(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newChangeSub("t1", nil, tt.buffer)
+			s := newSubscriber("t1", nil, tt.buffer)
 			if _, ok := s.offer(nil, first, 0); !ok {
 				t.Fatal("got the first round refused, want it queued")
 			}
@@ -224,15 +260,14 @@ func TestChangeHubHandsAStreamOneRoundPerDeliveryOfSeveralBatches(t *testing.T) 
 	// The reader does not poll during the test: its own write, after the
 	// writer's, wakes it to read them all, in batches of 32 (half its
 	// buffer).
-	writer, reader, sub := writerAndReader(t, ChangesConfig{Buffer: 64, PollInterval: time.Hour})
+	writer, reader, sub := writerAndReader(t, Config{Buffer: 64, PollInterval: time.Hour})
 	const writes = 61
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
 	for i := range writes {
 		w := writer
 		if i == writes-1 {
 			w = reader
 		}
-		if _, err := w.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+		if err := createNote(t.Context(), w); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -251,10 +286,10 @@ func TestChangeHubHandsAStreamOneRoundPerDeliveryOfSeveralBatches(t *testing.T) 
 	}
 	var want []byte
 	for i, f := range r.frames {
-		if i > 0 && f.id <= r.frames[i-1].id {
-			t.Errorf("got change %d at position %d after %d, want positions in order", i, f.id, r.frames[i-1].id)
+		if i > 0 && f.ID <= r.frames[i-1].ID {
+			t.Errorf("got change %d at position %d after %d, want positions in order", i, f.ID, r.frames[i-1].ID)
 		}
-		want = append(want, f.sse...)
+		want = append(want, f.SSE...)
 	}
 	if string(r.sse) != string(want) {
 		t.Errorf("got the round's events %q, want its frames' events in order %q", r.sse, want)
@@ -262,10 +297,10 @@ func TestChangeHubHandsAStreamOneRoundPerDeliveryOfSeveralBatches(t *testing.T) 
 }
 
 func TestNextDeliveryStretchesTheIntervalOnlyWhenTheWritesNeedIt(t *testing.T) {
-	defaults := ChangesConfig{}.withDefaults()
+	defaults := Config{}.withDefaults()
 	tests := []struct {
 		name    string
-		cfg     ChangesConfig
+		cfg     Config
 		written time.Duration
 		want    time.Duration
 	}{
@@ -275,18 +310,18 @@ func TestNextDeliveryStretchesTheIntervalOnlyWhenTheWritesNeedIt(t *testing.T) {
 		{"writes of 10 ms wait 200 ms", defaults, 10 * time.Millisecond, 200 * time.Millisecond},
 		{"writes of 50 ms wait no more than MaxDeliveryInterval", defaults, 50 * time.Millisecond, 250 * time.Millisecond},
 		{"a share of 20% waits 5 times the writes",
-			ChangesConfig{FanoutShare: 0.2}.withDefaults(), 10 * time.Millisecond, 50 * time.Millisecond},
+			Config{FanoutShare: 0.2}.withDefaults(), 10 * time.Millisecond, 50 * time.Millisecond},
 		{"a share that is not a number counts as the default 5%",
-			ChangesConfig{FanoutShare: math.NaN()}.withDefaults(), 2 * time.Millisecond, 40 * time.Millisecond},
+			Config{FanoutShare: math.NaN()}.withDefaults(), 2 * time.Millisecond, 40 * time.Millisecond},
 		{"a share above 1 counts as 1",
-			ChangesConfig{FanoutShare: 3}.withDefaults(), 10 * time.Millisecond, 10 * time.Millisecond},
+			Config{FanoutShare: 3}.withDefaults(), 10 * time.Millisecond, 10 * time.Millisecond},
 		{"MaxDeliveryInterval at DeliveryInterval keeps the interval fixed",
-			ChangesConfig{DeliveryInterval: 20 * time.Millisecond, MaxDeliveryInterval: 20 * time.Millisecond}.withDefaults(),
+			Config{DeliveryInterval: 20 * time.Millisecond, MaxDeliveryInterval: 20 * time.Millisecond}.withDefaults(),
 			50 * time.Millisecond, 20 * time.Millisecond},
 		{"MaxDeliveryInterval below DeliveryInterval keeps the interval fixed",
-			ChangesConfig{DeliveryInterval: 500 * time.Millisecond}.withDefaults(), 50 * time.Millisecond, 500 * time.Millisecond},
+			Config{DeliveryInterval: 500 * time.Millisecond}.withDefaults(), 50 * time.Millisecond, 500 * time.Millisecond},
 		{"MaxDeliveryInterval set higher lets the interval stretch further",
-			ChangesConfig{MaxDeliveryInterval: time.Second}.withDefaults(), 40 * time.Millisecond, 800 * time.Millisecond},
+			Config{MaxDeliveryInterval: time.Second}.withDefaults(), 40 * time.Millisecond, 800 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -311,7 +346,7 @@ func (l *logReads) AfterQuery(_ context.Context, ev *bun.QueryEvent) {
 
 // takeChanges reads sub's deliveries until it holds want changes and
 // returns their positions.
-func takeChanges(t *testing.T, sub *changeSub, want int) []int64 {
+func takeChanges(t *testing.T, sub *subscriber, want int) []int64 {
 	t.Helper()
 	var ids []int64
 	deadline := time.After(15 * time.Second) // only keeps a broken test from hanging
@@ -324,9 +359,9 @@ func takeChanges(t *testing.T, sub *changeSub, want int) []int64 {
 			}
 			for _, r := range sub.take(nil) {
 				for _, f := range r.frames {
-					if f.id > pos {
-						ids = append(ids, f.id)
-						pos = f.id
+					if f.ID > pos {
+						ids = append(ids, f.ID)
+						pos = f.ID
 					}
 				}
 			}
@@ -343,26 +378,20 @@ func TestChangeHubDeliversItsOwnSQLiteWritesWithoutReadingTheLog(t *testing.T) {
 	// No poll during the test: what the hub delivers, it was handed by the
 	// write queue or read from the log when woken.
 	reads := &logReads{}
-	k, err := Open(t.Context(), Config{SQLitePath: ":memory:" + t.Name(), QueryHook: reads,
-		Changes:     ChangesConfig{PollInterval: time.Hour},
-		Definitions: []collections.Definition{{Name: "notes", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}}}})
+	s := openLog(t, ":memory:"+t.Name(), reads)
+	h := openHub(t, s, Config{PollInterval: time.Hour})
+	sub := newSubscriber("t1", nil, 256)
+	start, err := h.subscribe(t.Context(), sub)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer k.Close()
-	sub := newChangeSub("t1", nil, 256)
-	start, err := k.hub.subscribe(t.Context(), sub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer k.hub.unsubscribe(sub)
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
+	defer h.unsubscribe(sub)
 	const writers, each = 4, 25 // concurrent writers: several writes per group commit
 	var wg sync.WaitGroup
 	for range writers {
 		wg.Go(func() {
 			for range each {
-				if _, err := k.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+				if err := createNote(t.Context(), s); err != nil {
 					t.Error(err)
 					return
 				}
@@ -385,11 +414,10 @@ func TestChangeHubReadsTheLogForAChangeItWasNotHanded(t *testing.T) {
 	// The reader's own writes are handed to its hub; the writer's, between
 	// them, are not, and come from the log: in position order, none
 	// missing.
-	writer, reader, sub := writerAndReader(t, ChangesConfig{Buffer: 64, PollInterval: time.Hour})
-	actor := Actor{UserID: "u1", TeamID: "t1", Role: teamauth.RoleOwner, fromAccess: true}
-	order := []*Kit{reader, writer, writer, reader, writer, reader}
+	writer, reader, sub := writerAndReader(t, Config{Buffer: 64, PollInterval: time.Hour})
+	order := []*store.Store{reader, writer, writer, reader, writer, reader}
 	for _, w := range order {
-		if _, err := w.Records("appNotes").Create(t.Context(), actor, map[string]any{"body": "x"}); err != nil {
+		if err := createNote(t.Context(), w); err != nil {
 			t.Fatal(err)
 		}
 	}
