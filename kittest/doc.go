@@ -36,6 +36,21 @@
 //		s.Run(t, app)
 //	}
 //
+// # Requests and rows outside scenarios
+//
+// The pieces a Scenario is built from serve tests of their own shape:
+// [Serve] mounts a Kit's API on a test server, [Send] sends a [Request]
+// exactly as given (any Content-Type, any header), [Expand] fills in
+// {placeholders}, [CheckBody] checks a body's content, and [TableRows]
+// with [RowsChanged] count the rows a step added, removed or changed:
+//
+//	before := kittest.TableRows(t, k.DB(), "app_notes")
+//	res := kittest.Send(t, kittest.Request{Method: "POST", URL: srv.URL + "/api/teams/acme/app-notes",
+//		Token: token, ContentType: "text/plain", Body: `{"body":"x"}`})
+//	if n := kittest.RowsChanged(before, kittest.TableRows(t, k.DB(), "app_notes")); res.Status != 415 || n != 0 {
+//		t.Errorf("got %d and %d rows written, want 415 and none", res.Status, n)
+//	}
+//
 // # Engines
 //
 // Tests that set [kit.Config].DB run on that database instead, PostgreSQL

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -83,10 +82,7 @@ func NewApp(t testing.TB, cfg kit.Config) *App {
 		defer a.mu.Unlock()
 		a.mutations = append(a.mutations, m)
 	})
-	mux := http.NewServeMux()
-	mux.Handle(k.Prefix()+"/", k.Handler())
-	a.Server = httptest.NewServer(mux)
-	t.Cleanup(a.Server.Close)
+	a.Server = Serve(t, k)
 	return a
 }
 
@@ -96,14 +92,15 @@ func (a *App) URL(path string) string { return a.Server.URL + a.Expand(path) }
 
 // Expand replaces every {name} in s whose name is a key of IDs with its
 // id. Other braces are left alone.
-func (a *App) Expand(s string) string {
-	if !strings.Contains(s, "{") {
-		return s
+func (a *App) Expand(s string) string { return Expand(s, a.IDs) }
+
+// expandAll returns ss, each expanded with Expand.
+func (a *App) expandAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = a.Expand(s)
 	}
-	for name, id := range a.IDs {
-		s = strings.ReplaceAll(s, "{"+name+"}", id)
-	}
-	return s
+	return out
 }
 
 // Mutations returns a copy of the mutations committed so far, oldest

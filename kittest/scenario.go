@@ -1,15 +1,12 @@
 package kittest
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"fmt"
-	"io"
 	"maps"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/collectionkit/kit/internal/rowdiff"
 )
 
 // Scenario is one HTTP request to an App and what must come back. The
@@ -92,16 +89,7 @@ func (s Scenario) Test(t testing.TB, app *App) *Response {
 	} else if res.Status != s.ExpectedStatus {
 		t.Errorf("status: got %d, want %d; body: %s", res.Status, s.ExpectedStatus, res.Body)
 	}
-	for _, c := range s.ExpectedContent {
-		if want := app.Expand(c); !strings.Contains(res.Body, want) {
-			t.Errorf("body: got %s, want it to contain %q", res.Body, want)
-		}
-	}
-	for _, c := range s.NotExpectedContent {
-		if unwanted := app.Expand(c); strings.Contains(res.Body, unwanted) {
-			t.Errorf("body: got %s, want it not to contain %q", res.Body, unwanted)
-		}
-	}
+	CheckBody(t, res.Body, app.expandAll(s.ExpectedContent), app.expandAll(s.NotExpectedContent))
 	if s.ExpectedMutations != nil {
 		got := map[string]int{}
 		for _, m := range app.Mutations()[seen:] {
@@ -115,7 +103,7 @@ func (s Scenario) Test(t testing.TB, app *App) *Response {
 		after := app.rowFingerprints(t)
 		got := map[string]int{}
 		for key := range after {
-			if n := rowsChanged(before[key], after[key]); n > 0 {
+			if n := rowdiff.Count(before[key], after[key]); n > 0 {
 				got[key] = n
 			}
 		}
@@ -132,41 +120,22 @@ func (s Scenario) Test(t testing.TB, app *App) *Response {
 // send sends the scenario's request and reads the whole response.
 func (a *App) send(t testing.TB, s Scenario) *Response {
 	t.Helper()
-	method := s.Method
-	if method == "" {
-		method = http.MethodGet
-	}
-	var body io.Reader
+	r := Request{Method: s.Method, URL: a.URL(s.URL), Token: a.Expand(s.Token), Body: a.Expand(s.Body),
+		Client: a.Server.Client()}
 	if s.Body != "" {
-		body = strings.NewReader(a.Expand(s.Body))
+		r.ContentType = "application/json"
 	}
-	req, err := http.NewRequestWithContext(t.Context(), method, a.URL(s.URL), body)
-	if err != nil {
-		t.Fatalf("kittest: build the request: %v", err)
+	if len(s.Headers) > 0 {
+		r.Headers = map[string]string{}
+		for name, value := range s.Headers {
+			r.Headers[name] = a.Expand(value)
+		}
 	}
-	if s.Body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if s.Token != "" {
-		req.Header.Set("Authorization", "Bearer "+a.Expand(s.Token))
-	}
-	for name, value := range s.Headers {
-		req.Header.Set(name, a.Expand(value))
-	}
-	res, err := a.Server.Client().Do(req)
-	if err != nil {
-		t.Fatalf("kittest: %s %s: %v", method, req.URL, err)
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatalf("kittest: read the response to %s %s: %v", method, req.URL, err)
-	}
-	return &Response{Status: res.StatusCode, Header: res.Header, Body: string(b)}
+	return Send(t, r)
 }
 
 // rowFingerprints returns, per stored collection key, a fingerprint of
-// each row of its table keyed by the row's id.
+// each row of its table keyed by the row's id (see TableRows).
 func (a *App) rowFingerprints(t testing.TB) map[string]map[string]string {
 	t.Helper()
 	out := map[string]map[string]string{}
@@ -174,63 +143,42 @@ func (a *App) rowFingerprints(t testing.TB) map[string]map[string]string {
 		if c.External() {
 			continue
 		}
-		out[c.Key()] = tableFingerprints(t, a, c.Table())
-	}
-	return out
-}
-
-func tableFingerprints(t testing.TB, a *App, table string) map[string]string {
-	t.Helper()
-	rows, err := a.Kit.DB().QueryContext(t.Context(), `SELECT * FROM "`+table+`"`)
-	if err != nil {
-		t.Fatalf("kittest: read table %s: %v", table, err)
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatalf("kittest: read table %s: %v", table, err)
-	}
-	id := slices.Index(cols, "id")
-	if id < 0 {
-		id = 0
-	}
-	out := map[string]string{}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatalf("kittest: read table %s: %v", table, err)
-		}
-		b, err := json.Marshal(vals)
+		rows, err := rowdiff.Table(t.Context(), a.Kit.DB(), c.Table())
 		if err != nil {
-			t.Fatalf("kittest: fingerprint a row of %s: %v", table, err)
+			t.Fatalf("kittest: %v", err)
 		}
-		out[fmt.Sprint(vals[id])] = fmt.Sprintf("%x", sha256.Sum256(b))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatalf("kittest: read table %s: %v", table, err)
+		out[c.Key()] = rows
 	}
 	return out
 }
 
-// rowsChanged counts the rows added, removed or changed from before to
-// after.
-func rowsChanged(before, after map[string]string) int {
-	n := 0
-	for id, fp := range before {
-		if got, ok := after[id]; !ok || got != fp {
-			n++
+// CheckBody reports (t.Errorf) each string of contains that body lacks
+// and each string of notContains that it holds, as a Scenario checks its
+// ExpectedContent and NotExpectedContent.
+func CheckBody(t testing.TB, body string, contains, notContains []string) {
+	t.Helper()
+	for _, want := range contains {
+		if !strings.Contains(body, want) {
+			t.Errorf("body: got %s, want it to contain %q", body, want)
 		}
 	}
-	for id := range after {
-		if _, ok := before[id]; !ok {
-			n++
+	for _, unwanted := range notContains {
+		if strings.Contains(body, unwanted) {
+			t.Errorf("body: got %s, want it not to contain %q", body, unwanted)
 		}
 	}
-	return n
+}
+
+// Expand replaces every {name} in s whose name is a key of ids with its
+// id; other braces are left alone. App.Expand expands with App.IDs.
+func Expand(s string, ids map[string]string) string {
+	if !strings.Contains(s, "{") {
+		return s
+	}
+	for name, id := range ids {
+		s = strings.ReplaceAll(s, "{"+name+"}", id)
+	}
+	return s
 }
 
 // nonZero returns m without its zero counts, so {"x": 0} reads as "x
