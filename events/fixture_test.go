@@ -24,6 +24,7 @@ import (
 // world is a kit with the events add-on, two teams, their members and
 // some records, served over real HTTP through httptest.
 type world struct {
+	site   *testkit.Site
 	engine testdb.Engine
 	k      *kit.Kit
 	tr     *events.Tracker
@@ -104,17 +105,16 @@ func newWorld(t testing.TB, e testdb.Engine, cfg events.Config, mutate ...func(*
 	logs := &testkit.Buffer{}
 	mutate = append([]func(*kit.Config){func(c *kit.Config) { c.Logger = slog.New(slog.NewTextHandler(logs, nil)) }}, mutate...)
 	k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld, mutate...)
-	w := &world{engine: e, k: k, tokens: seed.Tokens, ids: seed.IDs, actors: seed.Actors, logs: logs}
-	var err error
-	if w.tr, err = events.Install(t.Context(), k, cfg); err != nil {
+	tr, err := events.Install(t.Context(), k, cfg)
+	if err != nil {
 		t.Fatalf("events.Install: %v", err)
 	}
-	w.srv = testkit.ServeAPI(t, k.Handler())
-	return w
+	site := testkit.Serve(t, k, seed)
+	return &world{site: site, engine: e, k: k, tr: tr, srv: site.Server, tokens: seed.Tokens, ids: seed.IDs, actors: seed.Actors, logs: logs}
 }
 
 // expand replaces {placeholders} with seeded ids.
-func (w *world) expand(s string) string { return testkit.Expand(s, w.ids) }
+func (w *world) expand(s string) string { return w.site.Expand(s) }
 
 type response struct {
 	status int
@@ -126,22 +126,12 @@ type response struct {
 // with a JSON body when body is set; header holds name, value pairs.
 func (w *world) do(t testing.TB, method, path, caller, body string, header ...string) response {
 	t.Helper()
-	r := testkit.Request{Method: method, URL: w.srv.URL + w.expand(path), Body: w.expand(body)}
+	contentType := ""
 	if body != "" {
-		r.ContentType = "application/json"
+		contentType = "application/json"
 	}
-	if caller != "" {
-		tok, ok := w.tokens[caller]
-		if !ok {
-			t.Fatalf("no caller %q", caller)
-		}
-		r.Token = tok
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		r.Header = append(r.Header, header[i], w.expand(header[i+1]))
-	}
-	res := testkit.Send(t, r)
-	return response{status: res.Status, header: res.Header, body: res.Body}
+	r := w.site.Do(t, method, path, caller, contentType, body, header...)
+	return response{status: r.Status, header: r.Header, body: r.Body}
 }
 
 // storedEvent is a kit_events row as the table holds it, read with plain
@@ -202,7 +192,7 @@ func (w *world) count(t testing.TB, table string) int {
 // snapshot fingerprints every row of the collection tables.
 func (w *world) snapshot(t testing.TB) map[string]string {
 	t.Helper()
-	return testkit.TableSnapshot(t, w.k.DB(), "shop_categories", "shop_products", "app_notes")
+	return w.site.Snapshot(t, "shop_categories", "shop_products", "app_notes")
 }
 
 // failure is a way of making the event insert fail for real.
@@ -327,11 +317,4 @@ func keys(m map[string]any) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func decodeJSON(t testing.TB, body string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(body), v); err != nil {
-		t.Fatalf("decode %q: %v", body, err)
-	}
 }

@@ -143,7 +143,7 @@ func TestListEndpoint(t *testing.T) {
 					return
 				}
 				var body listBody
-				decodeJSON(t, res.body, &body)
+				testkit.DecodeJSON(t, res.body, &body)
 				got := make([]string, len(body.Items))
 				for i, e := range body.Items {
 					got[i] = e.ID
@@ -173,7 +173,7 @@ func TestListEndpoint(t *testing.T) {
 		t.Run("each event carries the KitEvent fields", func(t *testing.T) {
 			res := w.do(t, "GET", list+"?itemId={miaProduct}&operation=update", "mia", "")
 			var body listBody
-			decodeJSON(t, res.body, &body)
+			testkit.DecodeJSON(t, res.body, &body)
 			if len(body.Items) != 1 {
 				t.Fatalf("items: got %d, want 1", len(body.Items))
 			}
@@ -195,7 +195,7 @@ func TestListEndpoint(t *testing.T) {
 		t.Run("a member of the other team sees only that team's events", func(t *testing.T) {
 			res := w.do(t, "GET", "/api/teams/globex/kit-events", "gina", "")
 			var body listBody
-			decodeJSON(t, res.body, &body)
+			testkit.DecodeJSON(t, res.body, &body)
 			if len(body.Items) != 1 || body.Items[0].ID != w.ids["g1"] || body.Pagination.TotalItems != 1 {
 				t.Fatalf("globex events: got %s, want only {g1}", res.body)
 			}
@@ -236,7 +236,7 @@ func TestEnrichUserData(t *testing.T) {
 					t.Fatalf("status: got %d, want 200 (%s)", res.status, res.body)
 				}
 				var body listBody
-				decodeJSON(t, res.body, &body)
+				testkit.DecodeJSON(t, res.body, &body)
 				if len(body.Items) != 5 {
 					t.Fatalf("items: got %d, want 5", len(body.Items))
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -119,7 +120,7 @@ func TestManualTracking(t *testing.T) {
 					return
 				}
 				var body listBody
-				decodeJSON(t, res.body, &body)
+				testkit.DecodeJSON(t, res.body, &body)
 				if len(body.Items) != sc.events {
 					t.Errorf("answered events: got %d, want %d", len(body.Items), sc.events)
 				}
@@ -203,7 +204,7 @@ func TestManualEventsCannotBeForged(t *testing.T) {
 				if h := w.tr.Health(); h.Total != 0 || h.Failed != 0 {
 					t.Errorf("health: got total %d failed %d, want no attempt", h.Total, h.Failed)
 				}
-				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+				if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -134,7 +135,7 @@ func TestChangeRules(t *testing.T) {
 				}
 				var created map[string]any
 				if tc.method == "POST" && res.status == 201 {
-					decodeJSON(t, res.body, &created)
+					testkit.DecodeJSON(t, res.body, &created)
 				}
 				for i, want := range tc.want {
 					e := got[i]

@@ -9,6 +9,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/external"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -228,7 +229,7 @@ func TestRegisterListsTheCollection(t *testing.T) {
 		t.Fatalf("got status %d, want 200 (body %s)", res.status, res.body)
 	}
 	var all map[string]map[string]any
-	decodeJSON(t, res.body, &all)
+	testkit.DecodeJSON(t, res.body, &all)
 	cases := []struct {
 		name, key, prop, want string
 	}{

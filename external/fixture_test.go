@@ -1,7 +1,6 @@
 package external_test
 
 import (
-	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -13,12 +12,14 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
 // fixture is a kit on an in-memory SQLite database, with two teams, their
 // members and some products, served over real HTTP through httptest.
 type fixture struct {
+	site   *testkit.Site
 	k      *kit.Kit
 	srv    *httptest.Server
 	tokens map[string]string // caller name -> bearer token
@@ -93,12 +94,13 @@ func newFixture(t *testing.T, defs []collections.Definition, setup func(t *testi
 	if setup != nil {
 		setup(t, f)
 	}
-	f.srv = testkit.ServeAPI(t, k.Handler())
+	f.site = testkit.Serve(t, k, seed)
+	f.srv = f.site.Server
 	return f
 }
 
 // expand replaces {placeholders} with seeded ids.
-func (f *fixture) expand(s string) string { return testkit.Expand(s, f.ids) }
+func (f *fixture) expand(s string) string { return kittest.Expand(s, f.ids) }
 
 type response struct {
 	status int
@@ -109,16 +111,8 @@ type response struct {
 // get sends GET path as caller: a seeded user's name, or "" for anonymous.
 func (f *fixture) get(t *testing.T, path, caller string) response {
 	t.Helper()
-	r := testkit.Request{Method: http.MethodGet, URL: f.srv.URL + f.expand(path)}
-	if caller != "" {
-		tok, ok := f.tokens[caller]
-		if !ok {
-			t.Fatalf("no caller %q", caller)
-		}
-		r.Token = tok
-	}
-	res := testkit.Send(t, r)
-	return response{status: res.Status, header: res.Header, body: res.Body}
+	r := f.site.Do(t, http.MethodGet, path, caller, "", "")
+	return response{status: r.Status, header: r.Header, body: r.Body}
 }
 
 // scenario is one request and what its answer must be.
@@ -151,7 +145,7 @@ func (f *fixture) run(t *testing.T, scenarios []scenario) {
 			}
 			if sc.id != "" {
 				var obj map[string]any
-				decodeJSON(t, res.body, &obj)
+				testkit.DecodeJSON(t, res.body, &obj)
 				if got, want := obj["id"], f.expand(sc.id); got != want {
 					t.Errorf("got id %v, want %v (body %s)", got, want, res.body)
 				}
@@ -182,20 +176,13 @@ func (f *fixture) expandAll(ss []string) []string {
 func arrayIDs(t *testing.T, body string) []string {
 	t.Helper()
 	var items []map[string]any
-	decodeJSON(t, body, &items)
+	testkit.DecodeJSON(t, body, &items)
 	ids := make([]string, 0, len(items))
 	for _, it := range items {
 		id, _ := it["id"].(string)
 		ids = append(ids, id)
 	}
 	return ids
-}
-
-func decodeJSON(t *testing.T, body string, v any) {
-	t.Helper()
-	if err := json.Unmarshal([]byte(body), v); err != nil {
-		t.Fatalf("decode %q: %v", body, err)
-	}
 }
 
 // errorBody is kit's error shape.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/external"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -300,7 +301,7 @@ func TestHandlerErrors(t *testing.T) {
 				t.Errorf("got Content-Type %q, want JSON", ct)
 			}
 			var body errorBody
-			decodeJSON(t, res.body, &body)
+			testkit.DecodeJSON(t, res.body, &body)
 			if body.Status != c.status || body.StatusText != http.StatusText(c.status) || body.Message != c.message {
 				t.Errorf("got body %+v, want status %d, statusText %q, message %q", body, c.status, http.StatusText(c.status), c.message)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/external"
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // transformFailedLog is the message the spec fixes for a failed transform.
@@ -259,7 +260,7 @@ func TestProxyTransformFailures(t *testing.T) {
 		var list struct {
 			Items []map[string]any `json:"items"`
 		}
-		decodeJSON(t, body, &list)
+		testkit.DecodeJSON(t, body, &list)
 		out := map[string]map[string]any{}
 		for _, it := range list.Items {
 			out[it["id"].(string)] = it

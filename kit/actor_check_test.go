@@ -7,6 +7,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -61,11 +62,11 @@ func TestAGoCallersActorMustNameATeamAndAUserThatExist(t *testing.T) {
 			}
 			for _, w := range writes {
 				t.Run(w.name+" as an actor of "+tt.name+" is refused and writes nothing", func(t *testing.T) {
-					before := testkit.TableSnapshot(t, k.DB(), productsTable)
+					before := kittest.TableRows(t, k.DB(), productsTable)
 					if err := w.do(tt.actor); !errors.Is(err, tt.want) {
 						t.Errorf("got %v, want %v", err, tt.want)
 					}
-					if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, k.DB(), productsTable)); n != 0 {
+					if n := kittest.RowsChanged(before, kittest.TableRows(t, k.DB(), productsTable)); n != 0 {
 						t.Errorf("rows changed: got %d, want 0", n)
 					}
 				})

@@ -18,6 +18,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -86,7 +87,7 @@ func TestChangeStreamRefusesBadRequestsBeforeOpening(t *testing.T) {
 				}
 			})
 		}
-		if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+		if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 			t.Errorf("got %d rows changed, want 0", n)
 		}
 	})
@@ -104,7 +105,7 @@ func TestChangeStreamDeliversCommittedChanges(t *testing.T) {
 				t.Fatalf("create: got %d %s, want 201", res.status, res.body)
 			}
 			var rec map[string]any
-			decodeJSON(t, res.body, &rec)
+			testkit.DecodeJSON(t, res.body, &rec)
 			got := s.change(t)
 			if got.Operation != kit.OpCreate || got.Collection != "shopProducts" || got.ItemID != rec["id"] {
 				t.Errorf("got %+v, want a create of shopProducts %v", got, rec["id"])
@@ -173,7 +174,7 @@ func (w *world) createNote(t *testing.T, caller string) string {
 		t.Fatalf("create note: got %d %s", res.status, res.body)
 	}
 	var rec map[string]any
-	decodeJSON(t, res.body, &rec)
+	testkit.DecodeJSON(t, res.body, &rec)
 	return rec["id"].(string)
 }
 
@@ -393,8 +394,8 @@ func TestChangeStreamAcrossInstances(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := &world{k: kits[0], tokens: seed.Tokens, ids: seed.IDs, srv: testkit.ServeAPI(t, kits[0].Handler())}
-		b := &world{k: kits[1], tokens: seed.Tokens, ids: seed.IDs, srv: testkit.ServeAPI(t, kits[1].Handler())}
+		a := serveWorld(t, kits[0], seed)
+		b := serveWorld(t, kits[1], seed)
 		sa, _ := a.stream(t, "alice", "")
 		sb, _ := b.stream(t, "alice", "")
 		t.Run("each instance's subscribers see the other's writes in one order", func(t *testing.T) {
@@ -469,7 +470,7 @@ func TestChangeStreamAcrossInstances(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { restarted.Close() })
-			r := &world{k: restarted, tokens: seed.Tokens, ids: seed.IDs, srv: testkit.ServeAPI(t, restarted.Handler())}
+			r := serveWorld(t, restarted, seed)
 			s, _ := openStream(t, r.changesURL("acme", ""), r.tokens["alice"], "Last-Event-ID", last)
 			backlog, _ := s.ready(t)
 			var got []string
@@ -559,7 +560,7 @@ func TestChangeStreamInSQLiteGroupCommits(t *testing.T) {
 func TestChangeStreamReportsAnAdminDeleteWithoutListeners(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld)
-		w := &world{k: k, tokens: seed.Tokens, ids: seed.IDs, srv: testkit.ServeAPI(t, k.Handler())}
+		w := serveWorld(t, k, seed)
 		s, _ := w.stream(t, "alice", "")
 		if res := w.do(t, "DELETE", "/api/teams/acme/shop-products/{maxProduct}", "adam", "", ""); res.status != 204 {
 			t.Fatalf("delete: got %d %s, want 204", res.status, res.body)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 func TestDeleteMany(t *testing.T) {
@@ -54,7 +54,7 @@ func TestDeleteMany(t *testing.T) {
 				for i, n := range tc.nodes {
 					ids[i] = tk.id(t, n)
 				}
-				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := kittest.TableRows(t, tk.db, foldersTable, tasksTable)
 				err := tk.k.Records(tc.key).DeleteMany(t.Context(), tc.actor, ids)
 				if got := treeStatus(err); got != tc.status {
 					t.Errorf("status: got %d (%v), want %d", got, err, tc.status)
@@ -62,7 +62,7 @@ func TestDeleteMany(t *testing.T) {
 				if tc.children && !errors.Is(err, kit.ErrHasChildren) {
 					t.Errorf("got %v, want ErrHasChildren", err)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != tc.rows {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable, tasksTable)); n != tc.rows {
 					t.Errorf("rows changed: got %d, want %d", n, tc.rows)
 				}
 				var got []string
@@ -78,11 +78,11 @@ func TestDeleteMany(t *testing.T) {
 				if tc.itemIDs != nil {
 					wantHooks = 1
 				}
-				if tx, after := tk.hookCounts(); tx != wantHooks || after != wantHooks {
+				if tx, after := tk.counts(); tx != wantHooks || after != wantHooks {
 					t.Fatalf("hooks: got %d in tx and %d after, want %d", tx, after, wantHooks)
 				}
 				if wantHooks == 1 {
-					if got := tk.titles(tk.lastHook(t).ItemIDs); !slices.Equal(got, tc.itemIDs) {
+					if got := tk.titles(tk.last(t).ItemIDs); !slices.Equal(got, tc.itemIDs) {
 						t.Errorf("itemIds: got %v, want %v", got, tc.itemIDs)
 					}
 				}
@@ -96,7 +96,7 @@ func TestDeleteMany(t *testing.T) {
 			if err := tk.k.Records(tasksKey).DeleteMany(t.Context(), treeMia, []string{tk.id(t, "t1")}); err != nil {
 				t.Fatal(err)
 			}
-			m := tk.lastHook(t)
+			m := tk.last(t)
 			if m.ItemID != tk.id(t, "t1") || !slices.Equal(m.ItemIDs, []string{tk.id(t, "t1")}) || m.BeforeData["title"] != "t1" {
 				t.Errorf("payload: got itemId %q itemIds %v beforeData %v, want t1's id, [t1's id] and t1's record", m.ItemID, m.ItemIDs, m.BeforeData)
 			}
@@ -109,13 +109,13 @@ func TestDeleteMany(t *testing.T) {
 			for i := range 100 {
 				ids = append(ids, fmt.Sprintf("no-such-id-%d", i))
 			}
-			before := testkit.TableSnapshot(t, tk.db, tasksTable)
+			before := kittest.TableRows(t, tk.db, tasksTable)
 			err := tk.k.Records(tasksKey).DeleteMany(t.Context(), treeAdam, ids)
 			var qe *kit.QueryError
 			if !errors.As(err, &qe) || qe.Param != "ids" {
 				t.Errorf("got %v, want a QueryError naming ids", err)
 			}
-			if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, tasksTable)); n != 0 {
+			if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, tasksTable)); n != 0 {
 				t.Errorf("rows changed: got %d, want 0", n)
 			}
 		})

@@ -167,7 +167,7 @@ func TestConditionalMove(t *testing.T) {
 			if got := kit.ETag(node(t, "a2")); got != current {
 				t.Errorf("ETag of a2 after the refused move: got %s, want the unchanged %s", got, current)
 			}
-			if tx, after := tk.hookCounts(); tx != 0 || after != 0 {
+			if tx, after := tk.counts(); tx != 0 || after != 0 {
 				t.Errorf("hooks: got %d in tx and %d after commit, want none", tx, after)
 			}
 		})

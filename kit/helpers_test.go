@@ -302,6 +302,13 @@ func recordHooks(k *kit.Kit) *hookRecorder {
 	return h
 }
 
+// reset forgets the mutations seen so far.
+func (h *hookRecorder) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.tx, h.after = nil, nil
+}
+
 // counts returns how many mutations each phase has seen.
 func (h *hookRecorder) counts() (tx, after int) {
 	h.mu.Lock()

@@ -21,6 +21,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -128,7 +129,7 @@ func (h *hostileServer) tables(t *testing.T) []string {
 
 // fingerprinter returns a function that fingerprints every table of the
 // Kit's database in one statement: per table, its row count and all its
-// rows as text. testkit.TableSnapshot reads each table with a statement of
+// rows as text. kittest.TableRows reads each table with a statement of
 // its own, which thousands of requests cannot afford.
 func (h *hostileServer) fingerprinter(t *testing.T) func() map[string]string {
 	t.Helper()
@@ -584,12 +585,12 @@ func (h *hostileServer) send(ctx context.Context, r hostileRequest) (int, []byte
 func TestNoHostileInputAnswers500(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		h := newHostileServer(t, e)
-		res := testkit.Send(t, testkit.Request{Method: http.MethodGet, URL: h.srv.URL + "/api/kit/openapi.json", Token: h.auth})
+		res := kittest.Send(t, kittest.Request{Method: http.MethodGet, URL: h.srv.URL + "/api/kit/openapi.json", Token: h.auth})
 		if res.Status != http.StatusOK {
 			t.Fatalf("GET /api/kit/openapi.json: got %d, want 200: %s", res.Status, res.Body)
 		}
 		var doc map[string]any
-		decodeJSON(t, res.Body, &doc)
+		testkit.DecodeJSON(t, res.Body, &doc)
 		ops := operations(t, doc)
 		fingerprint := h.fingerprinter(t)
 		before := fingerprint()

@@ -14,6 +14,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // sendRaw sends target (path and query) to base exactly as written, with
@@ -88,7 +89,7 @@ func TestPathSegmentsThatAreNotTextAnswerTheMissingIDsAnswer(t *testing.T) {
 				if got.body != want.body {
 					t.Errorf("body: got %s, want the missing id's %s", got.body, want.body)
 				}
-				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+				if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})
@@ -119,11 +120,11 @@ func TestQueryValuesThatAreNotTextAnswer400NamingTheParameter(t *testing.T) {
 				var m struct {
 					Data struct{ Param string } `json:"data"`
 				}
-				decodeJSON(t, got.body, &m)
+				testkit.DecodeJSON(t, got.body, &m)
 				if m.Data.Param != tc.param {
 					t.Errorf("data.param: got %q, want %q", m.Data.Param, tc.param)
 				}
-				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+				if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})
@@ -155,7 +156,7 @@ func TestEmptyAndDotPathSegmentsAnswer400NotARedirect(t *testing.T) {
 				if why := checkErrorShape(got.status, []byte(got.body)); why != "" {
 					t.Errorf("body: got %s, want kit's error shape (%s)", got.body, why)
 				}
-				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+				if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})
@@ -189,7 +190,7 @@ func TestJSONNestedDeeperThanTheLimitAnswers400NamingTheField(t *testing.T) {
 				{"PATCH", "/api/teams/{acme}/lab-specimens/" + rec["id"].(string)},
 			} {
 				t.Run(op.method+" with "+tc.name+" is a 400 naming the field", func(t *testing.T) {
-					before := testkit.TableSnapshot(t, w.k.DB(), tables...)
+					before := kittest.TableRows(t, w.k.DB(), tables...)
 					got := w.do(t, op.method, op.path, "mia", "application/json", fmt.Sprintf(`{%q:%s}`, tc.field, tc.value))
 					if got.status != http.StatusBadRequest {
 						t.Fatalf("status: got %d, want 400: %.300s", got.status, got.body)
@@ -206,7 +207,7 @@ func TestJSONNestedDeeperThanTheLimitAnswers400NamingTheField(t *testing.T) {
 					if msg := body.Data.Fields[tc.field]; !strings.Contains(msg, want) {
 						t.Errorf("data.fields.%s: got %q, want it to contain %q", tc.field, msg, want)
 					}
-					if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, w.k.DB(), tables...)); n != 0 {
+					if n := kittest.RowsChanged(before, kittest.TableRows(t, w.k.DB(), tables...)); n != 0 {
 						t.Errorf("rows changed: got %d, want 0", n)
 					}
 				})

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -88,7 +89,7 @@ func TestBulkDeleteIsAllOrNothing(t *testing.T) {
 					t.Fatalf("create: got %d, want 201 (%s)", res.status, res.body)
 				}
 				var rec map[string]any
-				decodeJSON(t, res.body, &rec)
+				testkit.DecodeJSON(t, res.body, &rec)
 				ids = append(ids, rec["id"].(string))
 			}
 			return ids
@@ -136,7 +137,7 @@ func TestBulkDeleteIsAllOrNothing(t *testing.T) {
 				header: []string{"X-Correlation-Id", "bulk-1"}, status: 204, hooks: 1, rows: 2}
 			checkScenario(t, w, sc, worldTables, func(t *testing.T) {
 				w.mu.Lock()
-				m := w.hooks[0]
+				m := w.after[0]
 				w.mu.Unlock()
 				wantIDs := []string{w.ids["maxProduct"], w.ids["miaProduct"]}
 				if m.Operation != kit.OpDelete || m.Collection != "shopProducts" {

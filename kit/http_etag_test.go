@@ -10,6 +10,7 @@ import (
 
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // etagPattern is the shape of kit's entity tags: a strong tag holding 128
@@ -51,7 +52,7 @@ func TestETagHeaders(t *testing.T) {
 				t.Fatalf("status: got %d, want 201 (body %s)", res.status, res.body)
 			}
 			var rec map[string]any
-			decodeJSON(t, res.body, &rec)
+			testkit.DecodeJSON(t, res.body, &rec)
 			created = rec["id"].(string)
 			tag := res.header.Get("ETag")
 			if !etagPattern.MatchString(tag) {
@@ -213,11 +214,11 @@ func checkCondScenario(t *testing.T, w *condWorld, sc condScenario) {
 	ids := maps.Clone(w.ids)
 	ids["etag"], ids["stale"], ids["weak"], ids["etagJSON"] = current, w.stale[rec], "W/"+current, jsonText(current)
 
-	before := testkit.TableSnapshot(t, w.k.DB(), tables...)
-	w.resetHooks()
+	before := kittest.TableRows(t, w.k.DB(), tables...)
+	w.reset()
 	var header []string
 	if sc.ifMatch != nil {
-		header = []string{"If-Match", testkit.Expand(*sc.ifMatch, ids)}
+		header = []string{"If-Match", kittest.Expand(*sc.ifMatch, ids)}
 	}
 	ct := ""
 	if sc.body != "" {
@@ -228,11 +229,11 @@ func checkCondScenario(t *testing.T, w *condWorld, sc condScenario) {
 		t.Errorf("status: got %d, want %d (body %s)", res.status, sc.status, res.body)
 	}
 	testkit.CheckBody(t, res.body, sc.contains, sc.notHas, ids)
-	txs, hooks := w.hookCount()
+	txs, hooks := w.counts()
 	if hooks != sc.hooks || txs != sc.hooks {
 		t.Errorf("hooks fired: got %d after commit and %d in tx, want %d", hooks, txs, sc.hooks)
 	}
-	if got := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, w.k.DB(), tables...)); got != sc.rows {
+	if got := kittest.RowsChanged(before, kittest.TableRows(t, w.k.DB(), tables...)); got != sc.rows {
 		t.Errorf("rows changed: got %d, want %d", got, sc.rows)
 	}
 	after := w.currentETag(t, recPath, w.ids[rec])
@@ -332,7 +333,7 @@ func TestConcurrentConditionalEdits(t *testing.T) {
 			if !strings.Contains(second.body, `"title":"alice's title"`) {
 				t.Errorf("412 body: got %s, want the current record with alice's title", second.body)
 			}
-			if got := testkit.SnapshotDiff(before, w.snapshot(t)); got != 0 {
+			if got := kittest.RowsChanged(before, w.snapshot(t)); got != 0 {
 				t.Errorf("rows changed by the 412: got %d, want 0", got)
 			}
 			now := w.do(t, "GET", products+"/{miaProduct}", "mia", "", "")

@@ -1,15 +1,9 @@
 package kit_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
-
-	"github.com/uptrace/bun"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
@@ -19,16 +13,14 @@ import (
 )
 
 // world is a kit with two teams, their members and some records, served
-// over real HTTP through httptest.
+// over real HTTP through httptest, and the mutations both hook phases saw.
 type world struct {
+	site   *testkit.Site
 	k      *kit.Kit
 	srv    *httptest.Server
 	tokens map[string]string // caller name -> bearer token
 	ids    map[string]string // placeholder -> id
-
-	mu    sync.Mutex
-	hooks []kit.Mutation // after-commit hooks seen
-	txs   int            // in-transaction hooks seen
+	*hookRecorder
 }
 
 func shopDefinitions() []collections.Definition {
@@ -84,28 +76,28 @@ var shopWorld = testkit.World{
 var worlds testkit.Worlds
 
 // newWorld returns a Kit on a private copy of shopWorld, with mutate
-// applied to its configuration, served over httptest.
+// applied to its configuration, served over httptest, recording the
+// mutations both hook phases see.
 func newWorld(t *testing.T, e testdb.Engine, mutate ...func(*kit.Config)) *world {
 	t.Helper()
 	k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld, mutate...)
-	w := &world{k: k, tokens: seed.Tokens, ids: seed.IDs}
-	k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
-		w.mu.Lock()
-		w.txs++
-		w.mu.Unlock()
-		return nil
-	})
-	k.OnMutation(func(ctx context.Context, m kit.Mutation) {
-		w.mu.Lock()
-		w.hooks = append(w.hooks, m)
-		w.mu.Unlock()
-	})
-	w.srv = testkit.ServeAPI(t, k.Handler())
+	w := serveWorld(t, k, seed)
+	w.hookRecorder = recordHooks(k)
 	return w
 }
 
+// serveWorld serves k, seeded as seed, over httptest, with no mutation
+// listener. Besides the seeded users, the caller "bad" sends a token that
+// does not exist.
+func serveWorld(t *testing.T, k *kit.Kit, seed testkit.Seed) *world {
+	t.Helper()
+	seed.Tokens["bad"] = "kit_not-a-real-token"
+	site := testkit.Serve(t, k, seed)
+	return &world{site: site, k: k, srv: site.Server, tokens: seed.Tokens, ids: seed.IDs}
+}
+
 // expand replaces {placeholders} with seeded ids.
-func (w *world) expand(s string) string { return testkit.Expand(s, w.ids) }
+func (w *world) expand(s string) string { return w.site.Expand(s) }
 
 type response struct {
 	status int
@@ -117,47 +109,15 @@ type response struct {
 // "bad" for a token that does not exist.
 func (w *world) do(t *testing.T, method, path, caller, contentType, body string, header ...string) response {
 	t.Helper()
-	token := ""
-	switch caller {
-	case "":
-	case "bad":
-		token = "kit_not-a-real-token"
-	default:
-		tok, ok := w.tokens[caller]
-		if !ok {
-			t.Fatalf("no caller %q", caller)
-		}
-		token = tok
-	}
-	r := testkit.Send(t, testkit.Request{Method: method, URL: w.srv.URL + w.expand(path), Token: token,
-		ContentType: contentType, Body: w.expand(body), Header: header})
+	r := w.site.Do(t, method, path, caller, contentType, body, header...)
 	return response{status: r.Status, header: r.Header, body: r.Body}
 }
 
 // worldTables are the collection tables of the shop world.
 var worldTables = []string{"shop_categories", "shop_products", "app_notes"}
 
-// snapshot fingerprints every row of the world's tables (see tableSnapshot).
+// snapshot fingerprints every row of the world's tables.
 func (w *world) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	return testkit.TableSnapshot(t, w.k.DB(), worldTables...)
-}
-
-func (w *world) resetHooks() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.hooks, w.txs = nil, 0
-}
-
-func (w *world) hookCount() (tx, after int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.txs, len(w.hooks)
-}
-
-func decodeJSON(t *testing.T, body string, v any) {
-	t.Helper()
-	if err := json.NewDecoder(bytes.NewReader([]byte(body))).Decode(v); err != nil {
-		t.Fatalf("decode %q: %v", body, err)
-	}
+	return w.site.Snapshot(t, worldTables...)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // The exact bodies of a refused change (issue 16, item 3.2): inside one's
@@ -58,8 +58,8 @@ func TestRefusedChangesInsideTheTeam(t *testing.T) {
 			t.Run(tc.name, func(t *testing.T) {
 				t.Parallel() // each case has its own world
 				w := newTreeWorld(t, e)
-				before := testkit.TableSnapshot(t, w.k.DB(), tables...)
-				w.resetHooks()
+				before := kittest.TableRows(t, w.k.DB(), tables...)
+				w.reset()
 				ct := ""
 				if tc.body != "" {
 					ct = "application/json"
@@ -71,10 +71,10 @@ func TestRefusedChangesInsideTheTeam(t *testing.T) {
 				if got := strings.TrimSpace(res.body); got != tc.want {
 					t.Errorf("body:\n got %s\nwant %s", got, tc.want)
 				}
-				if tx, after := w.hookCount(); tx != 0 || after != 0 {
+				if tx, after := w.counts(); tx != 0 || after != 0 {
 					t.Errorf("hooks: got %d in tx and %d after commit, want none", tx, after)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, w.k.DB(), tables...)); n != 0 {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, w.k.DB(), tables...)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})

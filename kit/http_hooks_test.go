@@ -12,6 +12,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -27,17 +28,17 @@ func TestMutationHookPayloadsOverHTTP(t *testing.T) {
 			t.Errorf("response correlation id: got %q, want %q", got, "req-123")
 		}
 		var created map[string]any
-		decodeJSON(t, res.body, &created)
+		testkit.DecodeJSON(t, res.body, &created)
 		id := created["id"].(string)
 		w.do(t, "PATCH", products+"/"+id, "mia", "application/json", `{"price":"3"}`)
 		w.do(t, "DELETE", products+"/"+id, "mia", "", "")
 
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		if len(w.hooks) != 3 {
-			t.Fatalf("hooks: got %d, want 3", len(w.hooks))
+		if len(w.after) != 3 {
+			t.Fatalf("hooks: got %d, want 3", len(w.after))
 		}
-		c, u, d := w.hooks[0], w.hooks[1], w.hooks[2]
+		c, u, d := w.after[0], w.after[1], w.after[2]
 		tests := []struct {
 			name      string
 			got, want any
@@ -87,7 +88,7 @@ func TestTxHookErrorRollsBackAndAnswers500(t *testing.T) {
 		if strings.Contains(res.body, "audit store down") {
 			t.Errorf("body: got %s, want no internal detail", res.body)
 		}
-		if got := testkit.SnapshotDiff(before, w.snapshot(t)); got != 0 {
+		if got := kittest.RowsChanged(before, w.snapshot(t)); got != 0 {
 			t.Errorf("rows changed: got %d, want 0", got)
 		}
 	})

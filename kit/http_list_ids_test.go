@@ -23,7 +23,7 @@ func TestListIDsWithOtherParameters(t *testing.T) {
 			t.Fatalf("create: got %d, want 201 (%s)", res.status, res.body)
 		}
 		var rec map[string]any
-		decodeJSON(t, res.body, &rec)
+		testkit.DecodeJSON(t, res.body, &rec)
 		w.ids["adamProduct"] = rec["id"].(string)
 		all := "?ids={maxProduct},{adamProduct},{miaProduct},{ginaProduct}"
 		cases := []struct {
@@ -58,7 +58,7 @@ func TestListIDsWithOtherParameters(t *testing.T) {
 					return
 				}
 				var recs []map[string]any
-				decodeJSON(t, res.body, &recs)
+				testkit.DecodeJSON(t, res.body, &recs)
 				got := make([]string, len(recs))
 				for i, r := range recs {
 					got[i], _ = r["sku"].(string)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // scenario is one HTTP request and everything it must and must not do.
@@ -51,8 +52,8 @@ func runScenario(t *testing.T, e testdb.Engine, sc scenario) {
 // set) runs last.
 func checkScenario(t *testing.T, w *world, sc scenario, tables []string, after func(t *testing.T)) {
 	t.Helper()
-	before := testkit.TableSnapshot(t, w.k.DB(), tables...)
-	w.resetHooks()
+	before := kittest.TableRows(t, w.k.DB(), tables...)
+	w.reset()
 	ct := sc.contentType
 	if ct == "" && sc.body != "" {
 		ct = "application/json"
@@ -65,11 +66,11 @@ func checkScenario(t *testing.T, w *world, sc scenario, tables []string, after f
 	if ct := res.header.Get("Content-Type"); res.status != http.StatusNoContent && !strings.Contains(ct, "json") {
 		t.Errorf("Content-Type: got %q, want JSON", ct)
 	}
-	txs, hooks := w.hookCount()
+	txs, hooks := w.counts()
 	if hooks != sc.hooks || txs != sc.hooks {
 		t.Errorf("hooks fired: got %d after commit and %d in tx, want %d", hooks, txs, sc.hooks)
 	}
-	if got := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, w.k.DB(), tables...)); got != sc.rows {
+	if got := kittest.RowsChanged(before, kittest.TableRows(t, w.k.DB(), tables...)); got != sc.rows {
 		t.Errorf("rows changed: got %d, want %d", got, sc.rows)
 	}
 	if after != nil {
@@ -283,7 +284,7 @@ func TestHTTPTextSortsAsPeopleReadIt(t *testing.T) {
 						Title string `json:"title"`
 					} `json:"items"`
 				}
-				decodeJSON(t, r.body, &list)
+				testkit.DecodeJSON(t, r.body, &list)
 				var got []string
 				for _, it := range list.Items {
 					got = append(got, it.Title)

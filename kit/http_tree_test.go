@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
 )
@@ -234,7 +235,7 @@ func TestTreeEndpointOrder(t *testing.T) {
 				Depth float64 `json:"depth"`
 			} `json:"items"`
 		}
-		decodeJSON(t, res.body, &body)
+		testkit.DecodeJSON(t, res.body, &body)
 		var got []string
 		for _, it := range body.Items {
 			got = append(got, it.ID)

@@ -10,6 +10,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -46,14 +47,14 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := testkit.ServeAPI(t, k.Handler())
-	send := func(t *testing.T, method, path, body string) testkit.Response {
+	srv := kittest.Serve(t, k)
+	send := func(t *testing.T, method, path, body string) *kittest.Response {
 		t.Helper()
 		ct := ""
 		if body != "" {
 			ct = "application/json"
 		}
-		return testkit.Send(t, testkit.Request{Method: method, URL: srv.URL + "/api/teams/acme/shop-products" + path,
+		return kittest.Send(t, kittest.Request{Method: method, URL: srv.URL + "/api/teams/acme/shop-products" + path,
 			Token: seed.Tokens["ann"], ContentType: ct, Body: body})
 	}
 	for _, n := range []string{"3", "12", "-4"} {
@@ -63,7 +64,7 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 	}
 	target := send(t, "POST", "", `{"title":"target","stock":7}`)
 	var created map[string]any
-	decodeJSON(t, target.Body, &created)
+	testkit.DecodeJSON(t, target.Body, &created)
 	targetID := created["id"].(string)
 
 	bad := []struct {
@@ -80,7 +81,7 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			before := testkit.TableSnapshot(t, k.DB(), productsTable)
+			before := kittest.TableRows(t, k.DB(), productsTable)
 			r := send(t, tc.method, tc.path, tc.body)
 			if r.Status != 400 {
 				t.Fatalf("got %d, want 400: %s", r.Status, r.Body)
@@ -88,7 +89,7 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 			if !strings.Contains(r.Body, tc.contains) {
 				t.Errorf("body %s does not contain %s", r.Body, tc.contains)
 			}
-			if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, k.DB(), productsTable)); n != 0 {
+			if n := kittest.RowsChanged(before, kittest.TableRows(t, k.DB(), productsTable)); n != 0 {
 				t.Errorf("rows changed: got %d, want 0", n)
 			}
 		})
@@ -102,7 +103,7 @@ func testIntegerNumbers(t *testing.T, e testdb.Engine) {
 		var page struct {
 			Items []kit.Record `json:"items"`
 		}
-		decodeJSON(t, r.Body, &page)
+		testkit.DecodeJSON(t, r.Body, &page)
 		if got, want := fieldValues(page.Items, "stock"), []any{-4.0, 3.0, 7.0}; !slices.Equal(got, want) {
 			t.Errorf("stock of the page: got %v, want %v", got, want)
 		}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // TestCanChange asks Records.CanChange what the change itself would
@@ -88,7 +88,7 @@ func TestCanChange(t *testing.T) {
 						ids[i] = tk.id(t, title)
 					}
 				}
-				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := kittest.TableRows(t, tk.db, foldersTable, tasksTable)
 				err := tk.k.Records(tc.key).CanChange(t.Context(), tc.actor, tc.op, ids...)
 				if got := treeStatus(err); got != tc.status {
 					t.Fatalf("status: got %d (%v), want %d", got, err, tc.status)
@@ -102,10 +102,10 @@ func TestCanChange(t *testing.T) {
 				if tc.is != nil && !errors.Is(err, tc.is) {
 					t.Errorf("got %v, want it to match %v", err, tc.is)
 				}
-				if tx, after := tk.hookCounts(); tx != 0 || after != 0 {
+				if tx, after := tk.counts(); tx != 0 || after != 0 {
 					t.Errorf("hooks: got %d in tx and %d after commit, want none", tx, after)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable, tasksTable)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})

@@ -1,13 +1,11 @@
 package kit_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -15,6 +13,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -44,15 +43,12 @@ func treeDefinitions() []collections.Definition {
 }
 
 // treeKit is a kit with the tree fixtures, records named by title, and the
-// mutation hooks it has seen.
+// mutations both hook phases have seen.
 type treeKit struct {
 	k   *kit.Kit
 	db  *bun.DB
 	ids map[string]string // title -> id
-
-	mu    sync.Mutex
-	hooks []kit.Mutation
-	txs   int
+	*hookRecorder
 }
 
 func newTreeKit(t testing.TB, e testdb.Engine, mutate ...func(*kit.Config)) *treeKit {
@@ -61,25 +57,9 @@ func newTreeKit(t testing.TB, e testdb.Engine, mutate ...func(*kit.Config)) *tre
 	for _, m := range mutate {
 		m(&cfg)
 	}
-	k, err := kit.New(cfg)
-	if err != nil {
-		t.Fatalf("kit.New: %v", err)
-	}
-	t.Cleanup(func() { k.Close() })
+	k := kittest.NewKit(t, cfg)
 	seedActors(t, k, treeMia, treeMax, treeAdam, treeGina)
-	tk := &treeKit{k: k, db: k.DB(), ids: map[string]string{}}
-	k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
-		tk.mu.Lock()
-		defer tk.mu.Unlock()
-		tk.txs++
-		return nil
-	})
-	k.OnMutation(func(ctx context.Context, m kit.Mutation) {
-		tk.mu.Lock()
-		defer tk.mu.Unlock()
-		tk.hooks = append(tk.hooks, m)
-	})
-	return tk
+	return &treeKit{k: k, db: k.DB(), ids: map[string]string{}, hookRecorder: recordHooks(k)}
 }
 
 // seedTree creates, in acme:
@@ -161,29 +141,6 @@ func (tk *treeKit) titles(ids []string) []string {
 		out[i] = tk.title(id)
 	}
 	return out
-}
-
-func (tk *treeKit) reset() {
-	tk.mu.Lock()
-	defer tk.mu.Unlock()
-	tk.hooks, tk.txs = nil, 0
-}
-
-// hookCounts returns the in-transaction and after-commit hooks seen.
-func (tk *treeKit) hookCounts() (tx, after int) {
-	tk.mu.Lock()
-	defer tk.mu.Unlock()
-	return tk.txs, len(tk.hooks)
-}
-
-func (tk *treeKit) lastHook(t testing.TB) kit.Mutation {
-	t.Helper()
-	tk.mu.Lock()
-	defer tk.mu.Unlock()
-	if len(tk.hooks) == 0 {
-		t.Fatal("no mutation hook fired")
-	}
-	return tk.hooks[len(tk.hooks)-1]
 }
 
 // treeRow is one stored tree row, read straight from the table.

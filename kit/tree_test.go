@@ -15,8 +15,8 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 func TestTreeCreate(t *testing.T) {
@@ -104,16 +104,16 @@ func TestTreeCreate(t *testing.T) {
 		}
 		for _, tc := range refused {
 			t.Run(tc.name, func(t *testing.T) {
-				before := testkit.TableSnapshot(t, tk.db, foldersTable)
+				before := kittest.TableRows(t, tk.db, foldersTable)
 				tk.reset()
 				_, err := folders.Create(t.Context(), treeMia, map[string]any{"title": "z", "parentId": tc.parent})
 				if got := treeStatus(err); got != 400 || !isFieldError(err, "parentId", tc.want) {
 					t.Errorf("got %d %v, want 400 with parentId %q", got, err, tc.want)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable)); n != 0 {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
-				if tx, after := tk.hookCounts(); tx+after != 0 {
+				if tx, after := tk.counts(); tx+after != 0 {
 					t.Errorf("hooks: got %d in tx and %d after, want none", tx, after)
 				}
 			})
@@ -143,12 +143,12 @@ func TestTreeUpdateRefusesTheManagedFields(t *testing.T) {
 				if tc.key == tasksKey {
 					id = tk.id(t, "t1")
 				}
-				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := kittest.TableRows(t, tk.db, foldersTable, tasksTable)
 				_, err := tk.k.Records(tc.key).Update(t.Context(), treeMia, id, map[string]any{"title": "renamed", tc.field: tc.value})
 				if got := treeStatus(err); got != 400 || !isFieldError(err, tc.field, tc.want) {
 					t.Errorf("got %d %v, want 400 with %s mentioning %q", got, err, tc.field, tc.want)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable, tasksTable)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})
@@ -223,13 +223,13 @@ func TestTreeMove(t *testing.T) {
 				if tc.parent != "" {
 					parent = treeRef(tk.id(t, tc.parent))
 				}
-				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := kittest.TableRows(t, tk.db, foldersTable, tasksTable)
 				rec, err := tk.k.Records(foldersKey).Move(t.Context(), tc.actor, tk.id(t, tc.node), parent, tc.order)
 				if tc.status != 0 {
 					if got := treeStatus(err); got != tc.status || !strings.Contains(err.Error(), tc.msg) {
 						t.Errorf("got %d %v, want %d %q", got, err, tc.status, tc.msg)
 					}
-					if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+					if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable, tasksTable)); n != 0 {
 						t.Errorf("rows changed: got %d, want 0", n)
 					}
 				} else if err != nil {
@@ -237,7 +237,7 @@ func TestTreeMove(t *testing.T) {
 				} else if got := rec["parentId"]; parent == nil && got != nil || parent != nil && got != *parent {
 					t.Errorf("parentId: got %v, want %v", got, treeDeref(parent))
 				}
-				if tx, after := tk.hookCounts(); tx != tc.hooks || after != tc.hooks {
+				if tx, after := tk.counts(); tx != tc.hooks || after != tc.hooks {
 					t.Errorf("hooks: got %d in tx and %d after, want %d", tx, after, tc.hooks)
 				}
 				for parent, want := range tc.want {
@@ -290,7 +290,7 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := tk.lastHook(t)
+			m := tk.last(t)
 			if m.Operation != kit.OpMove || m.Collection != foldersKey || m.ItemID != tk.id(t, "a") {
 				t.Errorf("got %s %s %s, want move of docsFolders a", m.Operation, m.Collection, m.ItemID)
 			}
@@ -306,7 +306,7 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 			if m.TeamID != "acme" || m.UserID != "mia" || m.CorrelationID == "" || m.Timestamp == 0 {
 				t.Errorf("got team %q user %q correlation %q timestamp %d, want them set", m.TeamID, m.UserID, m.CorrelationID, m.Timestamp)
 			}
-			if tx, after := tk.hookCounts(); tx != 1 || after != 1 {
+			if tx, after := tk.counts(); tx != 1 || after != 1 {
 				t.Errorf("hooks: got %d in tx and %d after, want 1 and 1", tx, after)
 			}
 		})
@@ -314,7 +314,7 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 			if _, err := folders.Move(t.Context(), treeMia, tk.id(t, "a"), nil, 0); err != nil {
 				t.Fatal(err)
 			}
-			if m := tk.lastHook(t); m.Data["parentId"] != nil || m.Data["order"] != 0.0 {
+			if m := tk.last(t); m.Data["parentId"] != nil || m.Data["order"] != 0.0 {
 				t.Errorf("data: got %v, want parentId null and order 0", m.Data)
 			}
 		})
@@ -324,7 +324,7 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 			if err := folders.Reorder(t.Context(), treeAdam, []string{newOrder[1], newOrder[0]}); err != nil {
 				t.Fatal(err)
 			}
-			m := tk.lastHook(t)
+			m := tk.last(t)
 			if m.Operation != kit.OpReorder || m.ItemID != tk.id(t, "a") {
 				t.Errorf("got %s of %s, want reorder of a", m.Operation, m.ItemID)
 			}
@@ -343,11 +343,11 @@ func TestTreeMoveAndReorderHooks(t *testing.T) {
 			tk2.seedTree(t)
 			boom := errors.New("listener says no")
 			tk2.k.OnMutationTx(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) error { return boom })
-			before := testkit.TableSnapshot(t, tk2.db, foldersTable)
+			before := kittest.TableRows(t, tk2.db, foldersTable)
 			if _, err := tk2.k.Records(foldersKey).Move(t.Context(), treeAdam, tk2.id(t, "a"), nil, 0); !errors.Is(err, boom) {
 				t.Fatalf("got %v, want the listener's error", err)
 			}
-			if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk2.db, foldersTable)); n != 0 {
+			if n := kittest.RowsChanged(before, kittest.TableRows(t, tk2.db, foldersTable)); n != 0 {
 				t.Errorf("rows changed: got %d, want 0", n)
 			}
 		})
@@ -466,7 +466,7 @@ func TestTreeReorder(t *testing.T) {
 					tk.add(t, treeAdam, title, "r2")
 				}
 				tk.reset()
-				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := kittest.TableRows(t, tk.db, foldersTable, tasksTable)
 				recs := tk.k.Records(tc.key)
 				var err error
 				if tc.updates != nil {
@@ -486,7 +486,7 @@ func TestTreeReorder(t *testing.T) {
 					if got := treeStatus(err); got != tc.status || !strings.Contains(err.Error(), tc.msg) {
 						t.Errorf("got %d %v, want %d %q", got, err, tc.status, tc.msg)
 					}
-					if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != 0 {
+					if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable, tasksTable)); n != 0 {
 						t.Errorf("rows changed: got %d, want 0", n)
 					}
 				} else if err != nil {
@@ -501,7 +501,7 @@ func TestTreeReorder(t *testing.T) {
 				if !slices.Equal(got, tc.want) {
 					t.Errorf("order after: got %v, want %v", got, tc.want)
 				}
-				if tx, after := tk.hookCounts(); tx != tc.hooks || after != tc.hooks {
+				if tx, after := tk.counts(); tx != tc.hooks || after != tc.hooks {
 					t.Errorf("hooks: got %d in tx and %d after, want %d", tx, after, tc.hooks)
 				}
 				requireTree(t, tk.db, foldersTable)
@@ -551,7 +551,7 @@ func TestTreeDelete(t *testing.T) {
 				tk.add(t, treeAdam, "c1", "r2")
 				tk.add(t, treeAdam, "c2", "r2")
 				tk.reset()
-				before := testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)
+				before := kittest.TableRows(t, tk.db, foldersTable, tasksTable)
 				err := tk.k.Records(tc.key).Delete(t.Context(), tc.actor, tk.id(t, tc.node))
 				if got := treeStatus(err); got != tc.status {
 					t.Errorf("status: got %d (%v), want %d", got, err, tc.status)
@@ -559,7 +559,7 @@ func TestTreeDelete(t *testing.T) {
 				if tc.status == 409 && !errors.Is(err, kit.ErrHasChildren) {
 					t.Errorf("got %v, want ErrHasChildren", err)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, tk.db, foldersTable, tasksTable)); n != tc.rows {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, tk.db, foldersTable, tasksTable)); n != tc.rows {
 					t.Errorf("rows changed: got %d, want %d", n, tc.rows)
 				}
 				var got []string
@@ -571,7 +571,7 @@ func TestTreeDelete(t *testing.T) {
 				if !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
 					t.Errorf("siblings after: got %v, want %v", got, tc.want)
 				}
-				if tx, after := tk.hookCounts(); tx != tc.hooks || after != tc.hooks {
+				if tx, after := tk.counts(); tx != tc.hooks || after != tc.hooks {
 					t.Errorf("hooks: got %d in tx and %d after, want %d", tx, after, tc.hooks)
 				}
 				requireTree(t, tk.db, foldersTable)
@@ -754,7 +754,7 @@ func TestTreeConcurrentMoves(t *testing.T) {
 			t.Errorf("nodes: got %d, want 500", len(rows))
 		}
 		requireTree(t, tk.db, foldersTable)
-		if tx, after := tk.hookCounts(); tx > moved || after > moved || moved+refused != workers*movesEach {
+		if tx, after := tk.counts(); tx > moved || after > moved || moved+refused != workers*movesEach {
 			t.Errorf("hooks: got %d in tx and %d after for %d moves (%d refused), want at most one per move", tx, after, moved, refused)
 		}
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -95,8 +96,8 @@ func testLookAlikes(t *testing.T, e testdb.Engine, def collections.Definition, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := testkit.ServeAPI(t, k.Handler())
-	send := func(t *testing.T, user, team, method, path string, body any) testkit.Response {
+	srv := kittest.Serve(t, k)
+	send := func(t *testing.T, user, team, method, path string, body any) *kittest.Response {
 		t.Helper()
 		var b []byte
 		if body != nil {
@@ -104,35 +105,35 @@ func testLookAlikes(t *testing.T, e testdb.Engine, def collections.Definition, s
 				t.Fatal(err)
 			}
 		}
-		return testkit.Send(t, testkit.Request{Method: method, URL: srv.URL + "/api/teams/" + team + "/shop-products" + path,
+		return kittest.Send(t, kittest.Request{Method: method, URL: srv.URL + "/api/teams/" + team + "/shop-products" + path,
 			Token: seed.Tokens[user], ContentType: "application/json", Body: string(b)})
 	}
-	recordOf := func(t *testing.T, r testkit.Response) kit.Record {
+	recordOf := func(t *testing.T, r *kittest.Response) kit.Record {
 		t.Helper()
 		var rec kit.Record
-		decodeJSON(t, r.Body, &rec)
+		testkit.DecodeJSON(t, r.Body, &rec)
 		return rec
 	}
 
 	var firstID string
 	for i, la := range lookAlikeSKUs {
 		t.Run("creating the "+la.name+" spelling answers "+statusName(status[i]), func(t *testing.T) {
-			before := testkit.TableSnapshot(t, k.DB(), productsTable)
+			before := kittest.TableRows(t, k.DB(), productsTable)
 			r := send(t, "ann", "acme", "POST", "", map[string]any{"title": la.name, "sku": la.value})
 			if r.Status != status[i] {
 				t.Fatalf("got %d, want %d: %s", r.Status, status[i], r.Body)
 			}
-			after := testkit.TableSnapshot(t, k.DB(), productsTable)
+			after := kittest.TableRows(t, k.DB(), productsTable)
 			if status[i] != 201 {
 				if !strings.Contains(r.Body, uniqueSKUMessage) {
 					t.Errorf("body %s does not contain %s", r.Body, uniqueSKUMessage)
 				}
-				if n := testkit.SnapshotDiff(before, after); n != 0 {
+				if n := kittest.RowsChanged(before, after); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 				return
 			}
-			if n := testkit.SnapshotDiff(before, after); n != 1 {
+			if n := kittest.RowsChanged(before, after); n != 1 {
 				t.Errorf("rows changed: got %d, want 1", n)
 			}
 			if i == 0 {
@@ -160,7 +161,7 @@ func testLookAlikes(t *testing.T, e testdb.Engine, def collections.Definition, s
 		var page struct {
 			Items []kit.Record `json:"items"`
 		}
-		decodeJSON(t, r.Body, &page)
+		testkit.DecodeJSON(t, r.Body, &page)
 		if got := ids(page.Items); r.Status != 200 || !slices.Equal(got, []string{firstID}) {
 			t.Errorf("got %d %v, want 200 [%s]", r.Status, got, firstID)
 		}
@@ -172,12 +173,12 @@ func testLookAlikes(t *testing.T, e testdb.Engine, def collections.Definition, s
 			t.Fatalf("create: got %d, want 201: %s", other.Status, other.Body)
 		}
 		id := recordOf(t, other)["id"].(string)
-		before := testkit.TableSnapshot(t, k.DB(), productsTable)
+		before := kittest.TableRows(t, k.DB(), productsTable)
 		r := send(t, "ann", "acme", "PATCH", "/"+id, map[string]any{"sku": lookAlikeSKUs[1].value})
 		if r.Status != 409 || !strings.Contains(r.Body, uniqueSKUMessage) {
 			t.Errorf("got %d %s, want 409 with %s", r.Status, r.Body, uniqueSKUMessage)
 		}
-		if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, k.DB(), productsTable)); n != 0 {
+		if n := kittest.RowsChanged(before, kittest.TableRows(t, k.DB(), productsTable)); n != 0 {
 			t.Errorf("rows changed: got %d, want 0", n)
 		}
 	})
@@ -192,13 +193,13 @@ func testLookAlikes(t *testing.T, e testdb.Engine, def collections.Definition, s
 
 	t.Run("a Go caller gets the same constraint error", func(t *testing.T) {
 		ann := seed.Actors["ann"]
-		before := testkit.TableSnapshot(t, k.DB(), productsTable)
+		before := kittest.TableRows(t, k.DB(), productsTable)
 		_, err := k.Records(productsKey).Create(t.Context(), ann, map[string]any{"title": "go", "sku": lookAlikeSKUs[1].value})
 		var ce *kit.ConstraintError
 		if !errors.As(err, &ce) || ce.Kind != kit.ConstraintUnique || ce.Field != "sku" || kit.StatusOf(err) != 409 {
 			t.Errorf("got %v, want a unique ConstraintError on sku (409)", err)
 		}
-		if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, k.DB(), productsTable)); n != 0 {
+		if n := kittest.RowsChanged(before, kittest.TableRows(t, k.DB(), productsTable)); n != 0 {
 			t.Errorf("rows changed: got %d, want 0", n)
 		}
 	})
@@ -284,12 +285,12 @@ func testUniqueIgnoreCaseSync(t *testing.T, e testdb.Engine) {
 		}
 		for _, tc := range refused {
 			t.Run(tc.name+" is refused", func(t *testing.T) {
-				before := testkit.TableSnapshot(t, k2.DB(), productsTable)
+				before := kittest.TableRows(t, k2.DB(), productsTable)
 				_, err := k2.Records(productsKey).Create(t.Context(), tc.actor, map[string]any{"title": "x", "sku": tc.sku})
 				if kit.StatusOf(err) != 409 {
 					t.Errorf("got %v, want 409", err)
 				}
-				if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, k2.DB(), productsTable)); n != 0 {
+				if n := kittest.RowsChanged(before, kittest.TableRows(t, k2.DB(), productsTable)); n != 0 {
 					t.Errorf("rows changed: got %d, want 0", n)
 				}
 			})
@@ -305,7 +306,7 @@ func testUniqueIgnoreCaseSync(t *testing.T, e testdb.Engine) {
 		}
 		db := open()
 		tables := []string{productsTable, "kit_collections"}
-		before := testkit.TableSnapshot(t, db, tables...)
+		before := kittest.TableRows(t, db, tables...)
 		names1, types1 := columnInfo(t, k1, productsTable)
 		k1.Close()
 
@@ -318,7 +319,7 @@ func testUniqueIgnoreCaseSync(t *testing.T, e testdb.Engine) {
 		if err != nil && !strings.Contains(err.Error(), `"SKU-1", "sku-1", "ＳＫＵ-1"`) {
 			t.Errorf("message %q does not quote the colliding values", err.Error())
 		}
-		if n := testkit.SnapshotDiff(before, testkit.TableSnapshot(t, db, tables...)); n != 0 {
+		if n := kittest.RowsChanged(before, kittest.TableRows(t, db, tables...)); n != 0 {
 			t.Errorf("rows changed: got %d, want 0", n)
 		}
 		k3 := mustOpenOn(t, open(), categoriesDef(), syncProducts(skuUnique))

@@ -17,8 +17,7 @@ import (
 func TestChangeStreamWithoutListenersGetsOnlyCommittedWrites(t *testing.T) {
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
 		k, seed := worlds.Open(t, e, "shop", kit.Config{Definitions: shopDefinitions()}, shopWorld)
-		w := &world{k: k, tokens: seed.Tokens, ids: seed.IDs}
-		w.srv = testkit.ServeAPI(t, k.Handler())
+		w := serveWorld(t, k, seed)
 		s, _ := w.stream(t, "alice", "")
 		products := "/api/teams/acme/shop-products"
 		refused := []struct {
@@ -60,7 +59,7 @@ func TestChangeStreamWithoutListenersGetsOnlyCommittedWrites(t *testing.T) {
 				want := w.expand(c.id)
 				if want == "" {
 					var rec map[string]any
-					decodeJSON(t, res.body, &rec)
+					testkit.DecodeJSON(t, res.body, &rec)
 					want, _ = rec["id"].(string)
 				}
 				if got := s.change(t); got.Operation != c.op || got.ItemID != want {

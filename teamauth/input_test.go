@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/collectionkit/kit/internal/rowdiff"
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
@@ -19,7 +20,11 @@ var accountsTables = []string{"kit_users", "kit_teams", "kit_members", "kit_toke
 // snapshot fingerprints every row of the accounts tables.
 func (f *accountsFixture) snapshot(t *testing.T) map[string]string {
 	t.Helper()
-	return testdb.TableSnapshot(t, f.db, accountsTables...)
+	rows, err := rowdiff.Tables(t.Context(), f.db, accountsTables...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 // refusal is a request that must be answered with status, its body
@@ -61,7 +66,7 @@ func runRefusals(t *testing.T, cfg AccountsConfig, tests []refusal) {
 						t.Errorf("got body %s, want it to contain %s", res.body, s)
 					}
 				}
-				if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
+				if n := rowdiff.Count(before, f.snapshot(t)); n != 0 {
 					t.Errorf("got %d rows of the accounts tables written, want none", n)
 				}
 			})
@@ -206,7 +211,7 @@ func TestASignInWithTextThatBreaksTheRuleIsAFailedSignIn(t *testing.T) {
 							t.Fatalf("attempt %d: got %d %s, want 401 invalid email or password", i+1, res.status, res.body)
 						}
 					}
-					if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
+					if n := rowdiff.Count(before, f.snapshot(t)); n != 0 {
 						t.Errorf("got %d rows written by refused sign-ins, want none", n)
 					}
 					res := f.do(t, login("member@example.com", "member-password!"))
@@ -243,7 +248,7 @@ func TestASignInWithTextThatBreaksTheRuleIsAFailedSignIn(t *testing.T) {
 					t.Fatalf("attempt %d: got %d %s, want 403", i+1, res.status, res.body)
 				}
 			}
-			if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
+			if n := rowdiff.Count(before, f.snapshot(t)); n != 0 {
 				t.Errorf("got %d rows written, want none", n)
 			}
 			if res := f.do(t, call{method: "POST", path: "/api/me/password", as: "member",
@@ -304,7 +309,7 @@ func TestAPathSegmentThatIsNotTextAnswersAsAMissingID(t *testing.T) {
 					if bad.body != missing.body {
 						t.Errorf("got body %s, want the missing id's %s", bad.body, missing.body)
 					}
-					if n := testdb.SnapshotDiff(before, f.snapshot(t)); n != 0 {
+					if n := rowdiff.Count(before, f.snapshot(t)); n != 0 {
 						t.Errorf("got %d rows written, want none", n)
 					}
 				})

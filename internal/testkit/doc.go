@@ -1,6 +1,8 @@
-// Package testkit holds the HTTP and database helpers that the kit,
-// events, external and command test suites share: serving kit's API,
-// sending a request, a buffer safe for concurrent writes, expanding
-// {placeholders} into seeded ids, and fingerprinting table rows so a test
-// can count the rows a request added, removed or changed. Tests only.
+// Package testkit is the layer kit's own suites (kit, events, external,
+// cmd/kit) add on the public test kit, kittest: worlds of teams, users and
+// records seeded once per test binary and cloned per test on every engine
+// (World, Worlds), served over HTTP as a Site whose requests go out as a
+// seeded user by name; and two concurrency helpers (AtOnce, Buffer).
+// Requests, body checks, {placeholders} and row fingerprints are
+// kittest's; nothing here repeats them. Tests only.
 package testkit

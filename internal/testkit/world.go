@@ -15,6 +15,7 @@ import (
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 	"github.com/collectionkit/kit/teamauth"
 )
 
@@ -106,7 +107,7 @@ func SeedWorld(ctx context.Context, k *kit.Kit, w World) (Seed, error) {
 		data := make(map[string]any, len(r.Data))
 		for name, v := range r.Data {
 			if str, ok := v.(string); ok {
-				v = Expand(str, s.IDs)
+				v = kittest.Expand(str, s.IDs)
 			}
 			data[name] = v
 		}
