@@ -40,6 +40,9 @@ func runSmall(t *testing.T, extra ...string) string {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
 	report := stdout.String()
+	if want := "kit against a hand-written baseline: `go run ./bench --rows 300 --duration 100ms"; !strings.HasPrefix(report, want) {
+		t.Errorf("got a report starting %.80q, want it to start with %q", report, want)
+	}
 	if written, err := os.ReadFile(outFile); err != nil || string(written) != report {
 		t.Errorf("--out file differs from stdout (err %v)", err)
 	}

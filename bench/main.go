@@ -68,7 +68,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.rows, "rows", 20000, "products of the loaded team (the second team gets a tenth as many)")
 	wls := fs.String("workloads", strings.Join(allWorkloads, ","), "comma-separated workloads: "+strings.Join(allWorkloads, ", "))
 	fs.StringVar(&o.db, "db", "", "postgres://... runs kit and the baseline on PostgreSQL (each in a schema of its own, dropped afterwards)")
-	fs.StringVar(&o.out, "out", "", "also write the report to this file")
+	fs.StringVar(&o.out, "out", "", "also write the report to this file; in a file that holds the markers of the engine's tables (docs/benchmarks.md), replace only the text between them")
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "directory for CPU profiles of the server children (<server>-<workload>.pprof)")
 	fs.Int64Var(&o.maxRequests, "max-requests", 5_000_000, "stop a timed run after this many requests")
 	fs.StringVar(&o.pin, "pin", "auto", "CPU placement: split (generator on the first CPU, servers on the others), none, or auto (split when there are at least 2 CPUs)")
@@ -132,6 +132,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
+	started := time.Now()
 	ds := newDataset(o.rows)
 	fmt.Fprintf(stderr, "bench: seeding %d rows into kit and the baseline\n", len(ds.Main)+len(ds.Other))
 	fx, err := seed(ctx, dir, o.db, ds, o.bulkOver, stderr)
@@ -163,7 +164,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	prevProcs := runtime.GOMAXPROCS(o.genProcs)
 	defer runtime.GOMAXPROCS(prevProcs)
 
-	meta := reportMeta{opts: o, ds: ds, seedTook: fx.seedTook, cpus: runtime.NumCPU(), goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH, profilesDir: o.cpuprofile}
+	meta := reportMeta{opts: o, ds: ds, seedTook: fx.seedTook, cpus: runtime.NumCPU(), goVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH, profilesDir: o.cpuprofile,
+		command: commandLine(args), started: started}
 	meta.generator = fmt.Sprintf("in-process Go net/http client (this process), GOMAXPROCS=%d", o.genProcs)
 	if genCPUs != nil {
 		meta.generator += fmt.Sprintf(", pinned to CPU %s; each server runs in a child process of its own pinned to CPU %s (sched_setaffinity on every thread, as taskset -a does), GOMAXPROCS=%d",
@@ -271,9 +273,39 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.out != "" {
-		return os.WriteFile(o.out, buf.Bytes(), 0o644)
+		engine := "sqlite"
+		if fx.pg {
+			engine = "postgres"
+		}
+		return writeOut(o.out, engine, buf.Bytes())
 	}
 	return nil
+}
+
+// commandLine is the benchmark's command as a report names it: the
+// arguments as given, without --out (where the report went) and with the
+// URL of --db replaced by postgres://... (it may hold a password).
+func commandLine(args []string) string {
+	parts := []string{"go run ./bench"}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "out":
+			if !hasValue {
+				i++
+			}
+			continue
+		case "db":
+			if !hasValue {
+				i++
+			}
+			parts = append(parts, "--db postgres://...")
+			continue
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
 }
 
 // runOne starts a fresh server child on the seeded data, warms it up, then
