@@ -12,6 +12,12 @@ const (
 	schemaEventPage = "KitEventPage"
 	schemaTrack     = "KitTrackOptions"
 	schemaHealth    = "KitEventHealth"
+	// schemaOperation is the operations an event records: a component of
+	// its own, so that generators name one type for the event's field
+	// and the list's parameter (ogen names an inline enum parameter
+	// "operation" of listEvents ListEventsOperation, its operation's
+	// own name).
+	schemaOperation = "KitEventOperation"
 )
 
 // describe adds the event endpoints and their schemas to kit's OpenAPI
@@ -19,11 +25,12 @@ const (
 func (t *Tracker) describe(doc *openapi.Document) error {
 	str := openapi.Schema{"type": "string"}
 	nullableStr := openapi.Schema{"type": []any{"string", "null"}}
-	operation := openapi.Schema{"enum": []any{"create", "update", "delete", "move", "reorder"}}
+	operation := openapi.Ref(schemaOperation)
 	obj := func(props openapi.Schema, required ...any) openapi.Schema {
 		return openapi.Schema{"type": "object", "properties": props, "required": required}
 	}
 	schemas := map[string]openapi.Schema{
+		schemaOperation: {"type": "string", "enum": []any{"create", "update", "delete", "move", "reorder"}},
 		schemaEvent: obj(openapi.Schema{
 			"id": str, "teamId": str, "timestamp": openapi.Schema{"type": "string", "format": "date-time"},
 			"operation": operation, "collectionName": str, "itemId": str, "userId": str, "userName": str,
@@ -36,7 +43,7 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 			"pagination": openapi.Ref(openapi.SchemaPagination)}, "items", "pagination"),
 		schemaTrack: openapi.Schema{"type": "object", "additionalProperties": false, "required": []any{"operation", "collection"},
 			"properties": openapi.Schema{
-				"operation":  openapi.Schema{"enum": []any{"create", "update", "delete"}},
+				"operation":  openapi.Schema{"type": "string", "enum": []any{"create", "update", "delete"}},
 				"collection": openapi.Schema{"type": "string", "description": "a collection's registry key or apiPath"},
 				"itemId":     str, "itemIds": openapi.Schema{"type": "array", "items": str},
 				"data": openapi.Schema{"type": "object"}, "updates": openapi.Schema{"type": "object"}, "result": openapi.Schema{}, "beforeData": openapi.Schema{"type": "object"},
@@ -58,13 +65,14 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 	day := openapi.Schema{"type": "string", "description": "RFC 3339 or YYYY-MM-DD"}
 	p := t.k.Prefix()
 	list := (&openapi.Operation{OperationID: "listEvents", Tags: tags,
-		Summary: "The team's audit events, newest first",
+		Summary:     "The team's audit events, newest first",
+		Description: "A page of the team's audit events, filtered by collection, operation, user, record and date range; enrichUserData=true adds each user's current name and image.",
 		Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam),
 			q("collectionName", "a registry key", str), q("operation", "", operation), q("userId", "", str), q("itemId", "", str),
 			q("dateFrom", "inclusive", day), q("dateTo", "inclusive", day),
 			q("page", "1-based (default 1)", openapi.Schema{"type": "integer", "minimum": 1}),
 			q("pageSize", "default 50", openapi.Schema{"type": "integer", "minimum": 1, "maximum": 100}),
-			q("enrichUserData", "true adds user: {id, name, image}, the user's current data", openapi.Schema{"enum": []any{"true", "false"}}),
+			q("enrichUserData", "true adds user: {id, name, image}, the user's current data", openapi.Schema{"type": "string", "enum": []any{"true", "false"}}),
 		},
 		Responses: map[string]*openapi.Response{"200": openapi.JSONResponse("a page of events", openapi.Ref(schemaEventPage))},
 	}).AddErrors(400, 401, 403, 404, 500)
@@ -72,6 +80,7 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 		"items": openapi.Schema{"type": "array", "items": openapi.Ref(schemaEvent)}}, "required": []any{"items"}}
 	track := (&openapi.Operation{OperationID: "trackEvent", Tags: tags,
 		Summary:     "Record events for a change made outside kit's record API (manual tracking)",
+		Description: "Writes the audit events of a change the client made elsewhere and answers them; with tracking turned off it writes nothing and answers 200 with no items.",
 		Parameters:  []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam)},
 		RequestBody: openapi.JSONBody(openapi.Ref(schemaTrack)),
 		Responses: map[string]*openapi.Response{
@@ -80,8 +89,9 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 		},
 	}).AddErrors(400, 401, 403, 404, 413, 415, 500)
 	health := (&openapi.Operation{OperationID: "eventsHealth", Tags: tags,
-		Summary:   "Event tracking health (super-admins)",
-		Responses: map[string]*openapi.Response{"200": openapi.JSONResponse("the health record", openapi.Ref(schemaHealth))},
+		Summary:     "Event tracking health (super-admins)",
+		Description: "How many tracking attempts this server made since it started and how many failed, with the last failure's message and time (kept in memory, per server); super-admins only.",
+		Responses:   map[string]*openapi.Response{"200": openapi.JSONResponse("the health record", openapi.Ref(schemaHealth))},
 	}).AddErrors(401, 403, 500)
 	for _, r := range []struct {
 		method, path string

@@ -44,9 +44,10 @@ func describe(prefix, key, apiPath string, restful, proxied bool) func(*openapi.
 		}
 		return doc.Add(http.MethodGet, base+"/{id}", (&openapi.Operation{
 			OperationID: "get" + op, Tags: tags,
-			Summary:    "One item of the external collection",
-			Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam), openapi.ParamRef(openapi.ParamID)},
-			Responses:  map[string]*openapi.Response{"200": openapi.JSONResponse("the item", openapi.Ref(item))},
+			Summary:     "One item of the external collection",
+			Description: "The item with this id, as the collection's source answers it; an id the source does not know is a 404.",
+			Parameters:  []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam), openapi.ParamRef(openapi.ParamID)},
+			Responses:   map[string]*openapi.Response{"200": openapi.JSONResponse("the item", openapi.Ref(item))},
 		}).AddErrors(errs...))
 	}
 }

@@ -156,7 +156,7 @@ func (k *Kit) describeChanges(doc *openapi.Document) error {
 	event := openapi.Schema{"type": "object", "required": []any{"id", "operation", "collection", "correlationId", "timestamp", "invalidate"},
 		"properties": openapi.Schema{
 			"id":            openapi.Schema{"type": "integer", "description": "the change's position, also the SSE id"},
-			"operation":     openapi.Schema{"enum": []any{"create", "update", "delete", "move", "reorder"}},
+			"operation":     openapi.Schema{"type": "string", "enum": []any{"create", "update", "delete", "move", "reorder"}},
 			"collection":    openapi.Schema{"type": "string", "description": "a registry key"},
 			"itemId":        str,
 			"itemIds":       openapi.Schema{"type": "array", "items": str},
@@ -167,9 +167,10 @@ func (k *Kit) describeChanges(doc *openapi.Document) error {
 	if err := doc.AddSchema("KitChangeEvent", event); err != nil {
 		return err
 	}
-	op := (&openapi.Operation{OperationID: "streamChanges",
-		Summary: "The team's change stream (Server-Sent Events): each event's data is a KitChangeEvent; " +
-			"`reset` and `ready` events carry {id}; resume with Last-Event-ID",
+	op := (&openapi.Operation{OperationID: "streamChanges", Tags: []string{"changes"},
+		Summary: "The team's change stream (Server-Sent Events)",
+		Description: "Each event's data is a KitChangeEvent; `reset` and `ready` events carry {id}; resume with Last-Event-ID. " +
+			"The stream stays open, with a comment line as a heartbeat, until the client goes away.",
 		Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam),
 			{Name: "collections", In: "query", Description: "registry keys or apiPaths, comma-separated", Schema: str},
 			{Name: "Last-Event-ID", In: "header", Description: "the position to resume after", Schema: str},
@@ -178,5 +179,6 @@ func (k *Kit) describeChanges(doc *openapi.Document) error {
 		Responses: map[string]*openapi.Response{"200": {Description: "an event stream",
 			Content: map[string]openapi.MediaType{"text/event-stream": {Schema: openapi.Ref("KitChangeEvent")}}}},
 	}).AddErrors(400, 401, 403, 404, 500)
+	doc.Tags = append(doc.Tags, openapi.Tag{Name: "changes", Description: "the per-team change stream"})
 	return doc.Add(http.MethodGet, k.cfg.Prefix+"/teams/{team}/kit-changes", op)
 }

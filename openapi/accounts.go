@@ -19,7 +19,7 @@ func str() Schema              { return Schema{"type": "string"} }
 func dateTime() Schema         { return Schema{"type": "string", "format": "date-time"} }
 func nullable(s Schema) Schema { s["type"] = []any{s["type"], "null"}; return s }
 func arrayOf(s Schema) Schema  { return Schema{"type": "array", "items": s} }
-func roleSchema() Schema       { return Schema{"enum": []any{"owner", "admin", "member"}} }
+func roleSchema() Schema       { return Schema{"type": "string", "enum": []any{"owner", "admin", "member"}} }
 func object(props Schema, required ...string) Schema {
 	req := make([]any, len(required))
 	for i, r := range required {
@@ -40,21 +40,57 @@ func addMetaRoutes(d *Document, o Options) error {
 	d.Tags = append(d.Tags, Tag{Name: "kit", Description: "the registry and the API's own description"})
 	return addAll(d, []routeOp{
 		{http.MethodGet, o.Prefix + "/kit/collections", (&Operation{OperationID: "kitCollections", Tags: tags,
-			Summary:   "The registered collections' configs",
-			Responses: map[string]*Response{"200": JSONResponse("the registry", Ref(schemaCollections))},
+			Summary:     "The registered collections' configs",
+			Description: "The registry as clients read it: each collection's config (apiPath, fields, display, layout, fetch strategy, references) by registry key.",
+			Responses:   map[string]*Response{"200": JSONResponse("the registry", Ref(schemaCollections))},
 		}).AddErrors(401, 403, 500)},
 		{http.MethodGet, o.Prefix + "/kit/collections/{key}/schema", (&Operation{OperationID: "kitCollectionSchema", Tags: tags,
-			Summary: "A collection's JSON Schema (draft 2020-12)",
+			Summary:     "A collection's JSON Schema (draft 2020-12)",
+			Description: "The JSON Schema of one collection's records, every attribute with its type and the auto-generated ones read-only; an unknown key is a 404.",
 			Parameters: []*Parameter{{Name: "key", In: "path", Required: true, Description: "the registry key",
 				Schema: Schema{"type": "string"}}},
 			Responses: map[string]*Response{"200": {Description: "the schema",
 				Content: map[string]MediaType{"application/schema+json": {Schema: Schema{"type": "object"}}}}},
 		}).AddErrors(401, 403, 404, 500)},
 		{http.MethodGet, o.Prefix + "/kit/openapi.json", (&Operation{OperationID: "kitOpenAPI", Tags: tags,
-			Summary:   "This document: the OpenAPI 3.1 description of the API",
-			Responses: map[string]*Response{"200": JSONResponse("the document", Schema{"type": "object"})},
+			Summary:     "This document: the OpenAPI 3.1 description of the API",
+			Description: "The OpenAPI 3.1 document of this server's API as it is now: its collections, kit's own routes and those its add-ons describe.",
+			Responses:   map[string]*Response{"200": JSONResponse("the document", Schema{"type": "object"})},
 		}).AddErrors(401, 403, 500)},
 	})
+}
+
+// accountDescriptions is the description of each accounts operation, by
+// operation id.
+var accountDescriptions = map[string]string{
+	"login": "Checks the email and password and starts a session: the answer sets the session cookie and carries the user. " +
+		"An unknown email and a wrong password answer the same 401; a banned user 403; failed attempts are counted per " +
+		"account and per client address, and past the limit the answer is 429 with Retry-After.",
+	"logout": "Ends the caller's session, if any, and deletes the cookie. Always 204, also without a session.",
+	"getMe":  "The signed-in user (by token, session or the host's own authentication) and the teams they belong to, with their role in each.",
+	"patchMe": "Changes the caller's name or image; any other field is a 400, and so is an empty name. " +
+		"Answers the caller as GET /me does.",
+	"changePassword": "Checks the current password (403 when wrong) and sets the new one, which must follow the password rules " +
+		"(a 400 names the rule it breaks). The caller's other sessions end; a caller signed in by cookie gets a new one.",
+	"listTokens":     "The caller's API tokens, newest first, with when each was last used and revoked. Secrets are never shown again.",
+	"createToken":    "Creates an API token for the caller. The answer carries its secret (kit_...), which kit stores only as a hash: it is shown this once.",
+	"revokeToken":    "Revokes one of the caller's tokens: requests with it are refused from then on. Another user's token answers 404.",
+	"getUser":        "The user, as GET /me answers them; only that user may read it (403 for anyone else).",
+	"listUserTokens": "The user's API tokens, as GET /me/tokens answers them; only that user may read them (403 for anyone else).",
+	"createTeam": "Creates a team whose owner is the caller. Who may create teams is the server's setting (super-admins by " +
+		"default, or every user); a slug that is taken is a 409.",
+	"getTeam":      "The team and the caller's role in it; for members only (a team the caller does not belong to answers 403 or 404).",
+	"patchTeam":    "Changes the team's name, slug, description, avatar or settings; owners only. A slug that is taken is a 409.",
+	"deleteTeam":   "Deletes the team; owners only. While the team has records the answer is 409, unless force=true, which first deletes them through the record service (hooks and audit events see each).",
+	"listMembers":  "The team's members with their roles; for members only.",
+	"addMember":    "Adds a user to the team by userId or email with a role; admins and owners, and only owners grant owner. An unknown user is a 404, a member already there a 409.",
+	"patchMember":  "Changes a member's role; admins and owners, and only owners grant or take away owner. The last owner cannot be demoted (409).",
+	"removeMember": "Removes a member from the team; admins and owners, or a member leaving. The last owner cannot be removed (409).",
+	"superAdminListUsers": "Every user of the server, oldest first, a page at a time; search keeps those whose name or email contains it " +
+		"(case-insensitive). Super-admins only.",
+	"superAdminGetUser":   "One user of the server with their role and ban; super-admins only.",
+	"superAdminPatchUser": "Bans or unbans a user (a ban ends their sessions) or changes their global role; super-admins only. Banning or demoting oneself is a 409.",
+	"superAdminListTeams": "Every team of the server, oldest first, a page at a time; search keeps those whose name or slug contains it (case-insensitive). Super-admins only.",
 }
 
 // addAccountRoutes describes teamauth's accounts routes as kit mounts
@@ -89,8 +125,8 @@ func addAccountRoutes(d *Document, o Options) error {
 	// route builds one accounts operation. own marks the routes that need
 	// kit's account tables: 501 with a host's own Directory.
 	route := func(method, path, id, summary string, own bool, params []*Parameter, body Schema, ok string, res *Response, errs ...int) routeOp {
-		op := &Operation{OperationID: id, Summary: summary, Tags: []string{"accounts"}, Parameters: params,
-			Responses: map[string]*Response{ok: res}}
+		op := &Operation{OperationID: id, Summary: summary, Description: accountDescriptions[id], Tags: []string{"accounts"},
+			Parameters: params, Responses: map[string]*Response{ok: res}}
 		if body != nil {
 			op.RequestBody = JSONBody(body)
 			errs = append(errs, 400, 413, 415)
@@ -122,7 +158,7 @@ func addAccountRoutes(d *Document, o Options) error {
 	logout.op.Public = true
 	deleteTeam := route(http.MethodDelete, "/teams/{team}", "deleteTeam", "Delete the team (owners)", true, team, nil, "204", noBody("deleted"), 401, 403, 404, 409)
 	deleteTeam.op.Parameters = append(append([]*Parameter(nil), team...), &Parameter{Name: "force", In: "query",
-		Description: "true first deletes the team's records through the record service", Schema: Schema{"enum": []any{"true", "false"}}})
+		Description: "true first deletes the team's records through the record service", Schema: Schema{"type": "string", "enum": []any{"true", "false"}}})
 	return addAll(d, []routeOp{
 		login, logout,
 		route(http.MethodGet, "/me", "getMe", "The caller and their teams", false, nil, nil, "200", JSONResponse("the caller", Ref(schemaMe)), 401, 403),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,9 +70,11 @@ func (o Options) withDefaults() Options {
 //
 // Component schemas are named after [collections.TypeNames]: for
 // shopProducts, Product (a record as answered), ProductInput (a create
-// body), ProductQuery (the list parameters) and ProductResponse (a page of
-// the list). A collection type name that collides with one of kit's own
-// components (KitError, KitPagination, KitMe, ...) is an error.
+// body) and ProductResponse (a page of the list). The list's parameters
+// are the list operation's, each spelled out (kit gen types names them as
+// one type, ProductQuery). A collection type name that collides with one
+// of kit's own components (KitError, KitPagination, KitMe, ...) is an
+// error.
 func Build(reg *collections.Registry, opts Options) (*Document, error) {
 	o := opts.withDefaults()
 	d := newDocument(o)
@@ -107,8 +110,10 @@ func newDocument(o Options) *Document {
 		OpenAPI: Version,
 		Info: Info{Title: o.Title, Version: o.Version, Description: "The HTTP API of a kit server: team-scoped " +
 			"collections, kit's metadata and accounts routes, and the routes add-ons add. Every error answers " +
-			"the KitError shape."},
-		Paths: map[string]*PathItem{},
+			"the KitError shape.",
+			Contact: &Contact{Name: "kit", URL: "https://github.com/collectionkit/kit"}},
+		Servers: []Server{{URL: "/", Description: "the server that serves this document"}},
+		Paths:   map[string]*PathItem{},
 		Components: Components{
 			Schemas: map[string]Schema{},
 			Parameters: map[string]*Parameter{
@@ -147,7 +152,7 @@ func newDocument(o Options) *Document {
 			"totalItems":    Schema{"type": "integer", "minimum": 0},
 			"totalPages":    Schema{"type": "integer", "minimum": 0},
 			"sortBy":        Schema{"type": "string"},
-			"sortDirection": Schema{"enum": []any{"asc", "desc"}},
+			"sortDirection": Schema{"type": "string", "enum": []any{"asc", "desc"}},
 		},
 		"required": []any{"currentPage", "pageSize", "totalItems", "totalPages"},
 	}
@@ -199,19 +204,18 @@ func OperationSuffix(key string) string {
 	return strings.ToUpper(key[:1]) + key[1:]
 }
 
-// addCollection describes a stored collection: its four schemas and its
+// addCollection describes a stored collection: its three schemas and its
 // routes.
 func addCollection(d *Document, c *collections.Collection, name string, o Options) error {
 	key, op := c.Key(), OperationSuffix(c.Key())
-	record, input, query, response := name, name+"Input", name+"Query", name+"Response"
+	record, input, response := name, name+"Input", name+"Response"
 	qs := querySchema(c, o.Limits)
 	schemas := []struct {
 		name string
 		s    Schema
 	}{
-		{record, c.RecordSchema()},
-		{input, withoutDefaults(c.InputSchema(false))},
-		{query, qs},
+		{record, arraysWithItems(c.RecordSchema())},
+		{input, inputForDocument(c.InputSchema(false))},
 		{response, Schema{"type": "object", "properties": Schema{
 			"items":      Schema{"type": "array", "items": Ref(record)},
 			"pagination": Ref(SchemaPagination),
@@ -287,7 +291,7 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		Summary:     "Update a record of " + c.Name(),
 		Description: "A partial update: only the fields in the body change; {} changes nothing. Members change their own records, team admins and owners any.",
 		Parameters:  []*Parameter{team, id, ifMatch()},
-		RequestBody: JSONBody(withoutDefaults(c.InputSchema(true))),
+		RequestBody: JSONBody(inputForDocument(c.InputSchema(true))),
 		Responses:   map[string]*Response{"200": recordAnswer("the stored record")},
 	}).AddErrors(400, 401, 403, 404, 409, 412, 413, 415, 500)})
 	ops = append(ops, routeOp{http.MethodDelete, item, (&Operation{
@@ -354,6 +358,72 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 // description: the server applies a default when the field is absent, so
 // the field is optional, but generators such as openapi-typescript make a
 // property with a default required.
+// inputForDocument is a collection's input schema as the document
+// describes it: without defaults (withoutDefaults), every decimal field a
+// string (decimalsAsStrings) and every array with its items
+// (arraysWithItems).
+func inputForDocument(s Schema) Schema {
+	return arraysWithItems(decimalsAsStrings(withoutDefaults(s)))
+}
+
+// arraysWithItems gives every array property of an object schema that
+// names no items schema an empty one (any value): OpenAPI tools ask every
+// array for its items.
+func arraysWithItems(s Schema) Schema {
+	props, _ := s["properties"].(map[string]any)
+	for _, p := range props {
+		ps, ok := p.(map[string]any)
+		if !ok || ps["items"] != nil {
+			continue
+		}
+		switch t := ps["type"].(type) {
+		case string:
+			if t == "array" {
+				ps["items"] = Schema{}
+			}
+		case []any:
+			if slices.Contains(t, "array") {
+				ps["items"] = Schema{}
+			}
+		}
+	}
+	return s
+}
+
+// decimalDescription is what the document says of a decimal input.
+const decimalDescription = "a decimal as a string (a JSON number is accepted too)"
+
+// decimalsAsStrings describes the decimal fields of an input schema (the
+// properties with x-precision) as strings, null when the field is
+// optional, where the schema that validates bodies allows a string or a
+// number: a type list of two value types is what code generators cannot
+// map (oapi-codegen and ogen refuse it), and a decimal's exact value is
+// its string. The description says that numbers are accepted too.
+func decimalsAsStrings(s Schema) Schema {
+	props, _ := s["properties"].(map[string]any)
+	for name, p := range props {
+		ps, ok := p.(map[string]any)
+		if !ok || ps["x-precision"] == nil {
+			continue
+		}
+		types, _ := ps["type"].([]any)
+		if !slices.Contains(types, "number") {
+			continue
+		}
+		ps["type"] = "string"
+		if slices.Contains(types, "null") {
+			ps["type"] = []any{"string", "null"}
+		}
+		if d, _ := ps["description"].(string); d != "" {
+			ps["description"] = decimalDescription + "; " + d
+		} else {
+			ps["description"] = decimalDescription
+		}
+		props[name] = ps
+	}
+	return s
+}
+
 func withoutDefaults(s Schema) Schema {
 	props, _ := s["properties"].(map[string]any)
 	for name, p := range props {
@@ -415,9 +485,9 @@ func querySchema(c *collections.Collection, lim collections.QueryLimits) Schema 
 		"sort": Schema{"type": "string", "pattern": fmt.Sprintf("^%s(?:,%s){0,%d}$", one, one, lim.MaxSortKeys-1),
 			"description": fmt.Sprintf("up to %d sortable fields, comma-separated, - for descending (default %s %s); id is always the last tie-breaker",
 				lim.MaxSortKeys, field, dir)},
-		"sortBy":        Schema{"enum": sortable, "description": "one sort field (with sortDirection), instead of sort"},
-		"sortDirection": Schema{"enum": []any{"asc", "desc"}, "description": "the direction of sortBy"},
-		"filter": Schema{"type": "string", "maxLength": lim.MaxFilterBytes, "contentMediaType": "application/json",
+		"sortBy":        Schema{"type": "string", "enum": sortable, "description": "one sort field (with sortDirection), instead of sort"},
+		"sortDirection": Schema{"type": "string", "enum": []any{"asc", "desc"}, "description": "the direction of sortBy"},
+		"filter": Schema{"type": "string", "maxLength": lim.MaxFilterBytes,
 			"description": fmt.Sprintf(`a JSON object of conditions: {"field": value} is equality, null isNull, {"field": {"op": value}} with op one of eq ne gt gte lt lte in nin contains startsWith isNull; at most %d conditions and %d values per in`,
 				lim.MaxConditions, lim.MaxInValues)},
 		"ids": idsSchema(lim.MaxInValues),

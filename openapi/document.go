@@ -20,8 +20,11 @@ type Schema = map[string]any
 // encoding/json; map keys come out sorted, so the encoding of one
 // document is always the same.
 type Document struct {
-	OpenAPI    string               `json:"openapi"`
-	Info       Info                 `json:"info"`
+	OpenAPI string `json:"openapi"`
+	Info    Info   `json:"info"`
+	// Servers are where the API is served; [Build] gives one, "/": the
+	// origin that serves the document (the paths carry the prefix).
+	Servers    []Server             `json:"servers,omitempty"`
 	Paths      map[string]*PathItem `json:"paths"`
 	Components Components           `json:"components"`
 	// Security is the default of every operation: any one of the listed
@@ -38,10 +41,51 @@ type Document struct {
 // collection.
 func (d *Document) TypeName(key string) string { return d.typeNames[key] }
 
+// MarshalJSON encodes d. Of the component responses it writes only those
+// an operation refers to: [Build] defines one per error status, so that
+// every describer can refer to it, and a document lists only what it
+// uses.
+func (d Document) MarshalJSON() ([]byte, error) {
+	type plain Document
+	used := map[string]bool{}
+	for _, item := range d.Paths {
+		for _, op := range item.Operations() {
+			for _, r := range op.Responses {
+				if name, ok := strings.CutPrefix(r.Ref, "#/components/responses/"); ok {
+					used[name] = true
+				}
+			}
+		}
+	}
+	responses := map[string]*Response{}
+	for name, r := range d.Components.Responses {
+		if used[name] {
+			responses[name] = r
+		}
+	}
+	d.Components.Responses = responses
+	return json.Marshal(plain(d))
+}
+
 // Info is the document's info object.
 type Info struct {
-	Title       string `json:"title"`
-	Version     string `json:"version"`
+	Title       string   `json:"title"`
+	Version     string   `json:"version"`
+	Description string   `json:"description,omitempty"`
+	Contact     *Contact `json:"contact,omitempty"`
+}
+
+// Contact is whom the API's users reach about it. [Build] names kit's
+// project; a host replaces it through kit.Kit.DescribeAPI.
+type Contact struct {
+	Name  string `json:"name,omitempty"`
+	URL   string `json:"url,omitempty"`
+	Email string `json:"email,omitempty"`
+}
+
+// Server is a base URL of the API.
+type Server struct {
+	URL         string `json:"url"`
 	Description string `json:"description,omitempty"`
 }
 

@@ -24,7 +24,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println(doc.OpenAPI, doc.TypeName("shopProducts"))
-	for _, name := range []string{"Product", "ProductInput", "ProductQuery", "ProductResponse"} {
+	for _, name := range []string{"Product", "ProductInput", "ProductResponse"} {
 		fmt.Println(name, doc.Components.Schemas[name] != nil)
 	}
 	item := doc.Paths["/api/teams/{team}/shop-products/{id}"]
@@ -33,7 +33,6 @@ func Example() {
 	// 3.1.1 Product
 	// Product true
 	// ProductInput true
-	// ProductQuery true
 	// ProductResponse true
 	// getShopProducts [200 400 401 403 404 409 412 413 415 500]
 }

@@ -22,7 +22,7 @@ const usage = `import type { components, operations, paths } from './schema'
 
 type Product = components['schemas']['Product']
 type ProductInput = components['schemas']['ProductInput']
-type ProductQuery = components['schemas']['ProductQuery']
+type ProductQuery = NonNullable<operations['listShopProducts']['parameters']['query']>
 type ProductResponse = components['schemas']['ProductResponse']
 type Category = components['schemas']['Category']
 type KitError = components['schemas']['KitError']
