@@ -1,8 +1,9 @@
 // The OpenAPI document kit serves (GET /api/kit/openapi.json on the running
 // kit serve: the example schemas with categories as a tree, and the events
 // add-on), checked by real tools: @readme/openapi-parser validates it as
-// OpenAPI 3.1, and openapi-typescript turns it into TypeScript that tsc
-// compiles together with a small file that uses it.
+// OpenAPI 3.1, Spectral's spectral:oas ruleset finds nothing to report, and
+// openapi-typescript turns it into TypeScript that tsc compiles together
+// with a small file that uses it.
 import { execFile } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -79,6 +80,36 @@ describe('the OpenAPI document', () => {
     expect(result.valid ? '' : compileErrors(result)).toBe('')
     expect(result.valid).toBe(true)
   })
+
+  // spectral lints document with the spectral:oas ruleset and returns its
+  // findings, one line each ("<severity> <rule> at <path>: <message>").
+  const spectral = async (document: unknown, name: string): Promise<string[]> => {
+    const docFile = join(dir, name)
+    const ruleset = join(dir, '.spectral.yaml')
+    await writeFile(docFile, JSON.stringify(document, null, 2))
+    await writeFile(ruleset, "extends: ['spectral:oas']\n")
+    const { stdout } = await run(bin('spectral'), ['lint', '--ruleset', ruleset, '--format', 'json', '--quiet', docFile], {
+      env: { ...process.env, SCARF_ANALYTICS: 'false' },
+    }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+      // spectral exits 1 when it reports an error; its findings are still on stdout.
+      if (err.stdout) return { stdout: err.stdout }
+      throw new Error(err.stderr || err.message)
+    })
+    const findings = JSON.parse(stdout || '[]') as { code: string; severity: number; message: string; path: string[] }[]
+    return findings.map((f) => `${['error', 'warning', 'information', 'hint'][f.severity]} ${f.code} at ${f.path.join('.')}: ${f.message}`)
+  }
+
+  it("has no error, warning, information or hint for Spectral's spectral:oas ruleset", async () => {
+    expect(await spectral(doc, 'spectral-openapi.json')).toEqual([])
+  }, 120_000)
+
+  it('is refused by Spectral when an operation has no description', async () => {
+    const broken = structuredClone(doc) as { paths: Record<string, Record<string, { description?: string }>> }
+    delete broken.paths['/api/me']!.get!.description
+    expect(await spectral(broken, 'spectral-broken.json')).toEqual([
+      'warning operation-description at paths./api/me.get: Operation "description" must be present and non-empty string.',
+    ])
+  }, 120_000)
 
   it('is refused by the validator when two operations share an id', async () => {
     const broken = structuredClone(doc) as { paths: Record<string, Record<string, { operationId: string }>> }
