@@ -184,7 +184,7 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 	fmt.Fprintf(w, "- kit: %s; raw: %s\n", m.kitEngine, m.rawEngine)
 	fmt.Fprintf(w, "- machine: %s, %d CPUs; %s; seeding took %s (not timed)\n", m.goVersion, m.cpus, revision(), m.seedTook.Round(time.Millisecond))
 	if m.profilesDir != "" {
-		fmt.Fprintf(w, "- CPU profiles of the children: %s/<server>-<workload>[-<round>].pprof\n", m.profilesDir)
+		fmt.Fprintf(w, "- CPU profiles of the children: `%s/<server>-<workload>[-<round>].pprof`\n", m.profilesDir)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| workload | server | req/s | p50 | p99 | peak PSS | kit/raw req/s | kit/raw p99 | kit/raw PSS | requests | errors | server CPU | gen CPU | other CPU |")
