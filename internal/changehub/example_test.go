@@ -45,7 +45,7 @@ func Example() {
 		fmt.Printf("%s", data)
 		if writes++; writes == 1 { // ready: commit a change
 			go func() {
-				_ = s.RunWrite(ctx, nil, true, func(ctx context.Context, tx bun.Tx) error {
+				_ = s.RunWrite(ctx, store.Write{Single: true}, func(ctx context.Context, tx bun.Tx) error {
 					return s.RecordChange(ctx, tx, store.Change{TeamID: "t1", Collection: "appNotes",
 						Operation: "create", ItemIDs: []string{"n1"}, CorrelationID: "c1", Timestamp: 1795453110999})
 				})

@@ -61,7 +61,7 @@ func openHub(t *testing.T, s *store.Store, cfg Config) *Hub {
 func createNote(ctx context.Context, s *store.Store) error {
 	ch := store.Change{TeamID: "t1", Collection: "appNotes", Operation: "create", ItemIDs: []string{"n1"},
 		CorrelationID: "c1", Timestamp: time.Now().UnixMilli()}
-	return s.RunWrite(ctx, nil, true, func(ctx context.Context, tx bun.Tx) error {
+	return s.RunWrite(ctx, store.Write{Single: true}, func(ctx context.Context, tx bun.Tx) error {
 		return s.RecordChange(ctx, tx, ch)
 	})
 }

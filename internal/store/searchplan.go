@@ -234,7 +234,7 @@ func (s *Store) scanSlotCount() int {
 	case s.has(featServerPlans):
 		// A search is a backend on the server (with its parallel
 		// workers). At least two slots: with one, a burst of
-		// searches used half of a two-CPU server (bench/doc.go).
+		// searches used half of a two-CPU server (docs/benchmarks.md).
 		n = max(2, runtime.GOMAXPROCS(0))
 		if open := s.db.DB.Stats().MaxOpenConnections; open > 0 {
 			n = max(1, min(n, open/2))
