@@ -5,12 +5,13 @@ import (
 	"net/http"
 )
 
-// The batch's component schemas.
+// The batch's component schemas; no name may be one a generator derives
+// from the operation id kitBatch (oapi-codegen's KitBatchResponse).
 const (
-	schemaBatch         = "KitBatch"
-	schemaBatchRequest  = "KitBatchRequest"
-	schemaBatchResults  = "KitBatchResults"
-	schemaBatchResponse = "KitBatchResponse"
+	schemaBatch         = "KitBatchBody"
+	schemaBatchRequest  = "KitBatchCall"
+	schemaBatchResults  = "KitBatchAnswers"
+	schemaBatchResponse = "KitBatchAnswer"
 )
 
 // maxBatchRequests is kit.MaxBatchOperations (openapi imports no kit).
