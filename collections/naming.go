@@ -5,132 +5,44 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	gopluralize "github.com/gertd/go-pluralize"
 )
 
 // This file holds the naming rules of the specification: English
 // pluralization (pluralize, singularize, isPlural) and the checks for
-// collection, field and layer names. The tables below are read-only.
+// collection, field and layer names. The English rules are those of
+// github.com/gertd/go-pluralize (the rules of the npm package pluralize);
+// kit only splits camelCase names into words and inflects the last one.
 
-// inflectUncountables are words with no separate plural form. They count as
-// plural, so a collection may be called "news" or "equipment".
-var inflectUncountables = map[string]bool{
-	"news": true, "series": true, "species": true, "equipment": true,
-	"information": true, "info": true, "feedback": true, "software": true,
-	"hardware": true, "firmware": true, "metadata": true, "data": true,
-	"media": true, "sheep": true, "deer": true, "fish": true, "aircraft": true,
-	"furniture": true, "luggage": true, "baggage": true, "music": true,
-	"advice": true, "evidence": true, "knowledge": true, "research": true,
-	"traffic": true, "homework": true, "cattle": true, "kudos": true,
-	"chaos": true, "chassis": true, "tennis": true, "analytics": true,
-	"physics": true, "mathematics": true, "economics": true, "logistics": true,
-	"electronics": true,
-}
+// english is the inflection client every name goes through. It is built
+// once by newEnglish and only read afterwards, which is safe from several
+// goroutines: lookups read its maps and compiled expressions.
+var english = newEnglish()
 
-// inflectIrregulars maps singular to plural for words the suffix rules get
-// wrong. "index" is deliberately absent: its plural is "indexes".
-var inflectIrregulars = map[string]string{
-	"person": "people", "child": "children", "man": "men", "woman": "women",
-	"mouse": "mice", "goose": "geese", "foot": "feet", "tooth": "teeth",
-	"ox": "oxen", "leaf": "leaves", "knife": "knives", "life": "lives",
-	"wife": "wives", "half": "halves", "criterion": "criteria",
-	"phenomenon": "phenomena", "axis": "axes",
-	"analysis": "analyses", "crisis": "crises", "thesis": "theses",
-	"diagnosis": "diagnoses", "prognosis": "prognoses",
-	"hypothesis": "hypotheses", "synopsis": "synopses",
-	"parenthesis": "parentheses", "emphasis": "emphases",
-	"synthesis": "syntheses", "oasis": "oases", "neurosis": "neuroses",
-	"psychosis": "psychoses", "nemesis": "nemeses",
-}
-
-// inflectIrregularSingulars is inflectIrregulars inverted (plural to
-// singular). It is built once and never changed.
-var inflectIrregularSingulars = func() map[string]string {
-	m := make(map[string]string, len(inflectIrregulars))
-	for s, p := range inflectIrregulars {
-		m[p] = s
+// newEnglish returns the library's rules with kit's few decisions added:
+//   - "data" and "metadata" are mass nouns in software, so a "metadata"
+//     collection is plural and its type is Metadata, not Metadatum;
+//   - "feedback" is a mass noun and "species" its own singular;
+//   - "index" makes "indexes", the plural used for database indexes;
+//   - "cache" and "fuse" end in "e" (the library would give "cach" and
+//     "fus" back from "caches" and "fuses"), "epoch" makes "epochs" and
+//     "waltz" "waltzes", and "axes" is the plural of "axis".
+//
+// Each decision has a case in naming_test.go or typenames_test.go.
+func newEnglish() *gopluralize.Client {
+	c := gopluralize.NewClient()
+	for _, w := range []string{"data", "metadata", "feedback", "species"} {
+		c.AddUncountableRule(w)
 	}
-	return m
-}()
-
-// inflectIrregularSuffixes are irregular singulars that also inflect as the
-// end of a longer word (grandchild, salesperson, chairwoman).
-var inflectIrregularSuffixes = []string{"person", "child", "woman"}
-
-// inflectOes are the words ending in "o" whose plural adds "es".
-var inflectOes = map[string]bool{
-	"hero": true, "potato": true, "tomato": true, "echo": true, "veto": true,
-	"torpedo": true, "embargo": true,
+	c.AddIrregularRule("index", "indexes")
+	c.AddIrregularRule("cache", "caches")
+	c.AddIrregularRule("fuse", "fuses")
+	c.AddIrregularRule("epoch", "epochs")
+	c.AddIrregularRule("waltz", "waltzes")
+	c.AddIrregularRule("axis", "axes")
+	return c
 }
-
-// inflectIe are singulars ending in "ie" (plural "ies"), so that "movies"
-// singularizes to "movie" rather than "movy".
-var inflectIe = map[string]bool{
-	"movie": true, "cookie": true, "pie": true, "tie": true, "lie": true,
-	"die": true, "rookie": true, "zombie": true, "selfie": true,
-	"calorie": true, "hoodie": true, "brownie": true, "smoothie": true,
-	"goalie": true, "newbie": true, "freebie": true, "sortie": true,
-	"prairie": true, "genie": true, "birdie": true, "veggie": true,
-	"foodie": true, "hippie": true, "magpie": true, "necktie": true,
-	"bowtie": true, "beanie": true, "pixie": true, "groupie": true,
-}
-
-// inflectU are singulars ending in "u" (plural "us"); every other word
-// ending in "us" (status, bus, campus) is singular.
-var inflectU = map[string]bool{
-	"menu": true, "guru": true, "emu": true, "gnu": true, "tutu": true,
-	"haiku": true, "tofu": true, "bayou": true, "caribou": true, "snafu": true,
-	"kudzu": true, "zebu": true, "tabu": true, "sudoku": true,
-	"tiramisu": true, "bijou": true, "juju": true, "impromptu": true,
-}
-
-// inflectIs are singulars ending in "is" other than the "-sis" and "-itis"
-// words; every other word ending in "is" is the plural of an "-i" word
-// (taxis, emojis).
-var inflectIs = map[string]bool{
-	"axis": true, "iris": true, "penis": true, "pelvis": true, "trellis": true,
-	"metropolis": true, "acropolis": true, "cannabis": true, "mantis": true,
-	"ibis": true, "marquis": true, "proboscis": true, "epidermis": true,
-	"dermis": true, "glottis": true, "testis": true, "debris": true,
-	"this": true, "aegis": true, "hubris": true, "syphilis": true,
-}
-
-// inflectSingularS are other singulars that end in "s" (besides "ss",
-// "us" and "is" words).
-var inflectSingularS = map[string]bool{
-	"alias": true, "atlas": true, "bias": true, "canvas": true, "gas": true,
-	"lens": true, "cosmos": true, "ethos": true, "pathos": true,
-	"pancreas": true, "asbestos": true, "rhinoceros": true, "thermos": true,
-	"dais": true, "summons": true,
-}
-
-// inflectChK are words ending in "ch" said as "k", whose plural adds "s".
-var inflectChK = map[string]bool{
-	"stomach": true, "monarch": true, "epoch": true, "patriarch": true,
-	"matriarch": true, "oligarch": true, "eunuch": true, "tech": true,
-	"loch": true,
-}
-
-// inflectChe are singulars ending in "che", so that "caches" singularizes
-// to "cache" rather than "cach".
-var inflectChe = map[string]bool{
-	"ache": true, "cache": true, "headache": true, "toothache": true,
-	"backache": true, "earache": true, "heartache": true, "niche": true,
-	"avalanche": true, "moustache": true, "mustache": true, "cliche": true,
-	"psyche": true, "quiche": true, "creche": true, "pastiche": true,
-	"fiche": true, "microfiche": true, "brioche": true, "cloche": true,
-}
-
-// inflectUse are singulars ending in a consonant and "use", so that "fuses"
-// singularizes to "fuse" while "buses" singularizes to "bus".
-var inflectUse = map[string]bool{
-	"use": true, "reuse": true, "misuse": true, "disuse": true, "abuse": true,
-	"excuse": true, "fuse": true, "muse": true, "refuse": true, "ruse": true,
-	"recluse": true,
-}
-
-// inflectDoubleZ are the words ending in a single "z" whose plural doubles
-// it (quiz, quizzes).
-var inflectDoubleZ = map[string]bool{"quiz": true, "fez": true, "whiz": true}
 
 // pluralize returns the English plural of word. In a camelCase word only the
 // last word is inflected ("blogPost" becomes "blogPosts") and the case of
@@ -150,19 +62,26 @@ func singularize(word string) string {
 	return inflectLastWord(word, singularizeWord, false)
 }
 
-// isPlural reports whether word is an English plural: an uncountable word
-// ("news", "equipment"), or a word that [singularize] changes and
-// [pluralize] turns back into word ("products", "people", "blogPosts").
-// "status", "bus" and "address" are not plural.
+// isPlural reports whether the last camelCase word of word is an English
+// plural ("products", "people", "blogPosts", "pageURLs") or has no
+// separate plural ("news", "equipment"). "status", "bus", "address" and
+// "pageURL" are not plural.
 func isPlural(word string) bool {
 	words := splitCamel(word)
 	if len(words) == 0 {
 		return false
 	}
-	if inflectUncountables[strings.ToLower(words[len(words)-1])] {
+	last := words[len(words)-1]
+	switch {
+	case isAcronymPlural(last):
+		return true
+	case isAcronym(last):
+		return false
+	}
+	if english.IsPlural(strings.ToLower(last)) {
 		return true
 	}
-	s := singularize(word)
+	s := singularize(word) // "taxis": the library's test misses some plurals it makes
 	return s != word && pluralize(s) == word
 }
 
@@ -219,145 +138,10 @@ func isAcronymPlural(w string) bool {
 }
 
 // pluralizeWord pluralizes a single lower-case word.
-func pluralizeWord(w string) string {
-	if w == "" || inflectUncountables[w] {
-		return w
-	}
-	if p, ok := inflectIrregulars[w]; ok {
-		return p
-	}
-	if _, ok := inflectIrregularSingulars[w]; ok {
-		return w
-	}
-	for _, s := range inflectIrregularSuffixes {
-		p := inflectIrregulars[s]
-		if strings.HasSuffix(w, p) {
-			return w
-		}
-		if strings.HasSuffix(w, s) {
-			return w[:len(w)-len(s)] + p
-		}
-	}
-	n := len(w)
-	switch {
-	case strings.HasSuffix(w, "sis"):
-		return w[:n-2] + "es"
-	case w[n-1] == 'y':
-		if n >= 2 && isConsonant(w[n-2]) {
-			return w[:n-1] + "ies"
-		}
-		return w + "s"
-	case w[n-1] == 's' || w[n-1] == 'x':
-		return w + "es"
-	case w[n-1] == 'z':
-		if inflectDoubleZ[w] {
-			return w + "zes"
-		}
-		return w + "es"
-	case strings.HasSuffix(w, "sh"):
-		return w + "es"
-	case strings.HasSuffix(w, "ch"):
-		if inflectChK[w] {
-			return w + "s"
-		}
-		return w + "es"
-	case w[n-1] == 'o':
-		if inflectOes[w] {
-			return w + "es"
-		}
-		return w + "s"
-	}
-	return w + "s"
-}
+func pluralizeWord(w string) string { return english.Plural(w) }
 
 // singularizeWord singularizes a single lower-case word.
-func singularizeWord(w string) string {
-	if w == "" || inflectUncountables[w] {
-		return w
-	}
-	if s, ok := inflectIrregularSingulars[w]; ok {
-		return s
-	}
-	if _, ok := inflectIrregulars[w]; ok {
-		return w
-	}
-	for _, s := range inflectIrregularSuffixes {
-		p := inflectIrregulars[s]
-		if strings.HasSuffix(w, p) {
-			return w[:len(w)-len(p)] + s
-		}
-		if strings.HasSuffix(w, s) {
-			return w
-		}
-	}
-	n := len(w)
-	if n <= 2 || w[n-1] != 's' || isSingularS(w) {
-		return w
-	}
-	switch {
-	case n > 3 && strings.HasSuffix(w, "ies"):
-		if inflectIe[w[:n-1]] {
-			return w[:n-1]
-		}
-		return w[:n-3] + "y"
-	case strings.HasSuffix(w, "oes"):
-		if inflectOes[w[:n-2]] {
-			return w[:n-2]
-		}
-		return w[:n-1]
-	case strings.HasSuffix(w, "yses"):
-		return w[:n-4] + "ysis"
-	case strings.HasSuffix(w, "uses"):
-		if strings.HasSuffix(w, "ouses") || strings.HasSuffix(w, "auses") || inflectUse[w[:n-1]] {
-			return w[:n-1] // houses, causes, fuses
-		}
-		return w[:n-2] // statuses, buses
-	case strings.HasSuffix(w, "ses"):
-		if isSingularS(w[:n-2]) {
-			return w[:n-2] // addresses, aliases
-		}
-		return w[:n-1] // cases, responses
-	case strings.HasSuffix(w, "zzes"):
-		if inflectDoubleZ[w[:n-3]] {
-			return w[:n-3] // quizzes
-		}
-		return w[:n-2] // buzzes
-	case strings.HasSuffix(w, "tzes"), strings.HasSuffix(w, "xes"), strings.HasSuffix(w, "shes"):
-		return w[:n-2]
-	case strings.HasSuffix(w, "ches"):
-		if inflectChe[w[:n-1]] {
-			return w[:n-1] // caches
-		}
-		return w[:n-2] // matches
-	}
-	return w[:n-1]
-}
-
-// isSingularS reports whether w, a lower-case word ending in "s", is a
-// singular: "-ss" (address), "-us" (status, but not menus), "-sis",
-// "-itis" and listed "-is" words (analysis, axis), and listed others (alias).
-func isSingularS(w string) bool {
-	n := len(w)
-	switch {
-	case n < 2 || w[n-1] != 's':
-		return false
-	case strings.HasSuffix(w, "ss"):
-		return true
-	case strings.HasSuffix(w, "us"):
-		return !inflectU[w[:n-1]]
-	case strings.HasSuffix(w, "is"):
-		return strings.HasSuffix(w, "sis") || strings.HasSuffix(w, "itis") || inflectIs[w]
-	}
-	return inflectSingularS[w]
-}
-
-// isConsonant reports whether b is an ASCII letter other than a vowel.
-func isConsonant(b byte) bool {
-	if b < 'a' || b > 'z' {
-		return false
-	}
-	return !strings.ContainsRune("aeiou", rune(b))
-}
+func singularizeWord(w string) string { return english.Singular(w) }
 
 // upperFirst returns s with its first rune in upper case.
 func upperFirst(s string) string {

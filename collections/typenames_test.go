@@ -1,6 +1,9 @@
 package collections
 
-import "testing"
+import (
+	"testing"
+	"testing/fstest"
+)
 
 func TestTypeNames(t *testing.T) {
 	col := func(layer, name string) *Collection {
@@ -40,5 +43,71 @@ func TestComposableNameIsUsePlusTheRegistryKey(t *testing.T) {
 	}
 	if got, want := c.Singular(), "product"; got != want {
 		t.Errorf("Singular() = %q, want %q", got, want)
+	}
+}
+
+// TestTypeNamesOfIrregularPlurals loads one collection per plural through
+// the real loader and checks the generated type name is its English
+// singular in PascalCase.
+func TestTypeNamesOfIrregularPlurals(t *testing.T) {
+	tests := []struct{ collection, want string }{
+		{"shelves", "Shelf"},
+		{"leaves", "Leaf"},
+		{"people", "Person"},
+		{"news", "News"},
+		{"children", "Child"},
+		{"women", "Woman"},
+		{"mice", "Mouse"},
+		{"geese", "Goose"},
+		{"teeth", "Tooth"},
+		{"wolves", "Wolf"},
+		{"knives", "Knife"},
+		{"halves", "Half"},
+		{"thieves", "Thief"},
+		{"criteria", "Criterion"},
+		{"phenomena", "Phenomenon"},
+		{"analyses", "Analysis"},
+		{"crises", "Crisis"},
+		{"cacti", "Cactus"},
+		{"matrices", "Matrix"},
+		{"vertices", "Vertex"},
+		{"indexes", "Index"},
+		{"axes", "Axis"},
+		{"statuses", "Status"},
+		{"addresses", "Address"},
+		{"quizzes", "Quiz"},
+		{"heroes", "Hero"},
+		{"caches", "Cache"},
+		{"movies", "Movie"},
+		{"archives", "Archive"},
+		{"drives", "Drive"},
+		{"series", "Series"},
+		{"species", "Species"},
+		{"sheep", "Sheep"},
+		{"equipment", "Equipment"},
+		{"metadata", "Metadata"},
+		{"salesPeople", "SalesPerson"},
+		{"bookShelves", "BookShelf"},
+		{"pageURLs", "PageURL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.collection+" are each a "+tt.want, func(t *testing.T) {
+			reg, findings, err := Load(fstest.MapFS{tt.collection + ".json": {Data: []byte(`{"title": {"type": "string"}}`)}}, LoadOptions{})
+			if err != nil {
+				t.Fatalf("Load: got error %v (findings %v), want none", err, findings)
+			}
+			for _, f := range findings {
+				if f.Severity == SeverityError {
+					t.Errorf("got finding %v, want the name accepted as plural", f)
+				}
+			}
+			if reg.Len() != 1 {
+				t.Fatalf("got %d collections, want 1", reg.Len())
+			}
+			c := reg.All()[0]
+			if got := TypeNames(reg.All())[c.Key()]; got != tt.want {
+				t.Errorf("TypeNames()[%q]: got %q, want %q", c.Key(), got, tt.want)
+			}
+		})
 	}
 }
