@@ -18,6 +18,7 @@ require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/gertd/go-pluralize v0.2.1
+	github.com/rs/cors v1.11.1
 	golang.org/x/term v0.31.0
 )
 

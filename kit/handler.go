@@ -30,15 +30,16 @@ type router struct {
 // "/api"): mount it with mux.Handle("/api/", k.Handler()). Every response,
 // errors included, is JSON; see docs/http-api.md.
 // Config.Middleware wraps the whole handler once: each request, whatever
-// route, 404 or 405 it meets, passes each middleware exactly once.
+// route, 404 or 405 it meets, passes each middleware exactly once; with
+// Config.CORS on, CORS preflights are answered before it.
 func (k *Kit) Handler() http.Handler {
 	k.routerOnce.Do(k.registerCoreRoutes)
 	return k.handler
 }
 
-// buildHandler composes the handler Handler returns: Config.Middleware
-// (outermost first), then request facts and panic recovery, then the
-// routes of the moment.
+// buildHandler composes the handler Handler returns: CORS when
+// configured, then Config.Middleware (outermost first), then request facts
+// and panic recovery, then the routes of the moment.
 func (k *Kit) buildHandler() http.Handler {
 	var h http.Handler = k.wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := checkRequestText(r); err != nil {
@@ -49,6 +50,9 @@ func (k *Kit) buildHandler() http.Handler {
 	}))
 	for i := len(k.cfg.Middleware) - 1; i >= 0; i-- {
 		h = k.cfg.Middleware[i](h)
+	}
+	if k.cfg.CORS.on() {
+		h = corsHandler(k.cfg.CORS, h)
 	}
 	return h
 }

@@ -112,9 +112,13 @@ type Config struct {
 	// MaxBodyBytes limits request bodies. Default 1 MiB.
 	MaxBodyBytes int64
 	// Middleware wraps the whole API handler once (outermost first), for
-	// rate limiters, logging, CORS: every request Handler serves, unknown
-	// routes and wrong methods included, passes each middleware once.
+	// rate limiters, logging: every request Handler serves, unknown
+	// routes and wrong methods included, passes each middleware once
+	// (CORS preflights excepted: see CORS).
 	Middleware []func(http.Handler) http.Handler
+	// CORS lets pages of other origins call the API with bearer tokens.
+	// The zero value is off. See CORSConfig.
+	CORS CORSConfig
 	// Directory looks up teams, users and memberships. Default: kit's own
 	// tables (teamauth.Store on DB).
 	Directory teamauth.Directory
@@ -191,6 +195,9 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	}
 	if k.cfg.MaxBodyBytes <= 0 {
 		k.cfg.MaxBodyBytes = 1 << 20
+	}
+	if err := cfg.CORS.check(); err != nil {
+		return nil, err
 	}
 	k.db = cfg.DB
 	checkpointWAL := false

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events]
+//	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN]
 //	kit lint [DIR]
 //	kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
 //	kit gen types --lang go|ts|vue [--schemas DIR] [--out FILE] [--package NAME]

@@ -52,6 +52,7 @@ type serveOptions struct {
 	demo     bool
 	noEvents bool
 	noAdmin  bool
+	cors     []string // --cors-origin values, split at commas
 }
 
 // adminPath is where kit serve mounts the admin app (unless --no-admin).
@@ -60,14 +61,16 @@ const adminPath = "/admin/"
 // runServe implements "kit serve".
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o serveOptions
-	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin]",
+	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN]",
 		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
 			"until SIGINT or SIGTERM, then shut down gracefully. The events add-on records every change\n"+
 			"and serves the audit endpoints (GET /teams/{team}/kit-events, ...) unless --no-events.\n"+
 			"The admin app (sign in with an account's email and password) is served at /admin/ unless --no-admin.\n"+
 			"--demo serves the demo schemas built into kit (unless --schemas is given), seeds two teams\n"+
 			"(acme, globex), four users and a few records (once per database), and prints a fresh API\n"+
-			"token and a ready-to-paste curl line for each user, and one for acme's events.")
+			"token and a ready-to-paste curl line for each user, and one for acme's events.\n"+
+			"--cors-origin lets pages of that origin (https://app.example.com) call the API with API\n"+
+			"tokens; repeat it or separate origins with commas. Session cookies stay same-origin.")
 	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, the demo schemas built into kit)")
 	fl.StringVar(&o.db, "db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
 	fl.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
@@ -75,6 +78,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fl.BoolVar(&o.demo, "demo", false, "seed demo data and print a token and a curl line per user")
 	fl.BoolVar(&o.noEvents, "no-events", false, "do not install the events add-on: no audit events, no event routes")
 	fl.BoolVar(&o.noAdmin, "no-admin", false, "do not serve the admin app at "+adminPath)
+	fl.Func("cors-origin", "let pages of `origin` call the API with API tokens (repeatable, or comma separated; * for any)", func(v string) error {
+		for _, origin := range strings.Split(v, ",") {
+			if origin = strings.TrimSpace(origin); origin != "" {
+				o.cors = append(o.cors, origin)
+			}
+		}
+		return nil
+	})
 	if code, ok := fl.parse(args, 0, stdout, stderr); !ok {
 		return code
 	}
@@ -88,7 +99,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	logger := newLogger(stderr)
-	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: schemas, Prefix: prefix, Logger: logger})
+	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: schemas, Prefix: prefix, Logger: logger,
+		CORS: kit.CORSConfig{AllowedOrigins: o.cors}})
 	if err != nil {
 		return fail(stderr, "serve", startError(dir, err))
 	}
