@@ -35,7 +35,7 @@ const immutableCache = "public, max-age=31536000, immutable"
 // package documentation); it answers only GET and HEAD. It panics if the
 // embedded build lacks its index.html, which only a broken build can cause.
 func Handler(k *kit.Kit) http.Handler {
-	return newHandler(dist, k.Prefix())
+	return newHandler(dist, k.Config().Prefix)
 }
 
 // handler serves one build for one API prefix.

@@ -238,7 +238,7 @@ func newWorld(t *testing.T) *world {
 
 	api := k.Handler()
 	mux := http.NewServeMux()
-	mux.Handle(k.Prefix()+"/", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	mux.Handle(k.Config().Prefix+"/", http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/shop-products") {
 			w.searches.add(r.URL.Query().Get("search"))
 		}

@@ -55,7 +55,7 @@ func Install(ctx context.Context, k *kit.Kit, cfg Config) (*Tracker, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	t := &Tracker{k: k, cfg: cfg, logger: k.Logger()}
+	t := &Tracker{k: k, cfg: cfg, logger: k.Config().Logger}
 	if err := t.migrate(ctx); err != nil {
 		return nil, err
 	}

@@ -63,7 +63,7 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 		return &openapi.Parameter{Name: name, In: "query", Description: desc, Schema: s}
 	}
 	day := openapi.Schema{"type": "string", "description": "RFC 3339 or YYYY-MM-DD"}
-	p := t.k.Prefix()
+	p := t.k.Config().Prefix
 	list := (&openapi.Operation{OperationID: "listEvents", Tags: tags,
 		Summary:     "The team's audit events, newest first",
 		Description: "A page of the team's audit events, filtered by collection, operation, user, record and date range; enrichUserData=true adds each user's current name and image.",

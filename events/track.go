@@ -34,7 +34,7 @@ func (t *Tracker) onMutation(ctx context.Context, tx bun.Tx, m *kit.Mutation) er
 	if t.cfg.mode() == ModeThrow || errors.As(err, &fatal) {
 		return &kit.Error{Status: 500, Message: trackingFailed, Err: err}
 	}
-	if t.cfg.mode() == ModeToast && t.k.Dev() {
+	if t.cfg.mode() == ModeToast && t.k.Config().Dev {
 		kit.SetResponseHeader(ctx, WarningHeader, warning(err))
 	}
 	return nil

@@ -111,7 +111,7 @@ func mountPeopleRoutes(t *testing.T, f *fixture) {
 	// /api/admin/people: every team's people, for super-admins.
 	allPeople := external.CreateExternalCollectionHandler(func(r *http.Request) ([]person, error) {
 		return filterPeople(r, people)
-	}, personItem, external.WithLogger(k.Logger()))
+	}, personItem, external.WithLogger(k.Config().Logger))
 	k.Handle(http.MethodGet, "/admin/people", k.Auth().RequireAdmin()(allPeople))
 
 	// /api/users/{user}/teams: the caller's own teams, from kit's accounts.
@@ -287,7 +287,7 @@ func TestHandlerErrors(t *testing.T) {
 			if tr == nil {
 				tr = personItem
 			}
-			h := external.CreateExternalCollectionHandler(c.fetch, tr, external.WithLogger(f.k.Logger()))
+			h := external.CreateExternalCollectionHandler(c.fetch, tr, external.WithLogger(f.k.Config().Logger))
 			f.k.Handle(http.MethodGet, fmt.Sprintf("/sources/%d", i), f.k.Auth().RequireUser()(h))
 		}
 	})
@@ -342,9 +342,9 @@ func TestHandlerSkipsInvalidItems(t *testing.T) {
 	f := newFixture(t, nil, func(t *testing.T, f *fixture) {
 		list := func(*http.Request) ([]external.Item, error) { return items, nil }
 		f.k.Handle(http.MethodGet, "/strict", f.k.Auth().RequireUser()(
-			external.CreateExternalCollectionHandler(list, nil, external.WithSchema(users), external.WithLogger(f.k.Logger()))))
+			external.CreateExternalCollectionHandler(list, nil, external.WithSchema(users), external.WithLogger(f.k.Config().Logger))))
 		f.k.Handle(http.MethodGet, "/loose", f.k.Auth().RequireUser()(
-			external.CreateExternalCollectionHandler(list, nil, external.WithLogger(f.k.Logger()))))
+			external.CreateExternalCollectionHandler(list, nil, external.WithLogger(f.k.Config().Logger))))
 	})
 	t.Run("items without a string id or title, or breaking the schema, are skipped", func(t *testing.T) {
 		res := f.get(t, "/api/strict", "mia")

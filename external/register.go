@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -80,23 +81,26 @@ func mountRoutes(k *kit.Kit, c *Collection) {
 	if !proxied && c.cfg.Handler == nil {
 		return
 	}
-	rt := &route{k: k, col: c}
+	cfg := k.Config()
+	rt := &route{k: k, col: c, prefix: cfg.Prefix, logger: cfg.Logger}
 	h := k.Auth().RequireTeamMember()(rt)
 	path := "/teams/{team}/" + reg.APIPath()
 	k.Handle(http.MethodGet, path, h)
 	k.Handle(http.MethodGet, path+"/{id}", h)
-	k.DescribeAPI(describe(k.Prefix(), reg.Key(), reg.APIPath(), reg.FetchStrategy() == "restful", proxied))
+	k.DescribeAPI(describe(cfg.Prefix, reg.Key(), reg.APIPath(), reg.FetchStrategy() == "restful", proxied))
 }
 
 // route serves a registered external collection: through its proxy, or
 // its Handler.
 type route struct {
-	k   *kit.Kit
-	col *Collection
+	k      *kit.Kit
+	col    *Collection
+	prefix string       // k's Config().Prefix
+	logger *slog.Logger // k's Config().Logger
 }
 
 func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	logger := rt.k.Logger()
+	logger := rt.logger
 	// The config is read per request: kit.Config.Collections and
 	// kit.config.json may override what the definition said.
 	reg, ok := rt.k.Collections().Get(rt.col.Name())
@@ -133,7 +137,7 @@ var errProxyLoop = &kit.Error{Status: http.StatusLoopDetected, Message: "proxy l
 // direct request: a proxy never widens access. The source's refusals and
 // errors are relayed unchanged.
 func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, apiPath string, p *collections.Proxy) {
-	logger := rt.k.Logger()
+	logger := rt.logger
 	ctx := r.Context()
 	hops, _ := ctx.Value(proxyHopsKey{}).(int)
 	if hops >= maxProxyHops {
@@ -161,7 +165,7 @@ func (rt *route) serveProxy(w http.ResponseWriter, r *http.Request, apiPath stri
 		}
 	}
 
-	target := rt.k.Prefix() + "/teams/" + url.PathEscape(acc.Team.ID) + "/" + ProxiedEndpoint(collections.Config{Proxy: p}, apiPath)
+	target := rt.prefix + "/teams/" + url.PathEscape(acc.Team.ID) + "/" + ProxiedEndpoint(collections.Config{Proxy: p}, apiPath)
 	if rawQuery != "" {
 		target += "?" + rawQuery
 	}

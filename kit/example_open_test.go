@@ -33,7 +33,7 @@ func ExampleOpen() {
 	}
 	notes, _ := k.Collections().Get("appNotes")
 	fmt.Println(notes.Key(), notes.APIPath(), notes.Table())
-	fmt.Println("page size at most", k.Limits().MaxPageSize)
+	fmt.Println("page size at most", k.Config().Limits.MaxPageSize)
 	// Output:
 	// appNotes app-notes app_notes
 	// page size at most 100

@@ -338,15 +338,23 @@ func (k *Kit) Accounts() *teamauth.Store { return k.auth }
 
 // Limits returns the list-query limits in force: Config.Limits with every
 // zero field set to its default, so no field is zero.
+//
+// Deprecated: use Config().Limits.
 func (k *Kit) Limits() collections.QueryLimits { return k.limits }
 
 // Dev reports whether Config.Dev is on.
+//
+// Deprecated: use Config().Dev.
 func (k *Kit) Dev() bool { return k.cfg.Dev }
 
 // Prefix returns the path prefix Handler serves under ("/api").
+//
+// Deprecated: use Config().Prefix.
 func (k *Kit) Prefix() string { return k.cfg.Prefix }
 
 // Logger returns kit's logger.
+//
+// Deprecated: use Config().Logger.
 func (k *Kit) Logger() *slog.Logger { return k.logger }
 
 // Close closes the database if kit opened it. Calls after the first

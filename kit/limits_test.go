@@ -23,15 +23,15 @@ func TestLimitsFillsInEveryDefault(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := newKitConfig(t, kit.Config{SQLitePath: memPath(t), Limits: tc.limits})
-			got := k.Limits()
+			got := k.Config().Limits
 			v := reflect.ValueOf(got)
 			for i := range v.NumField() {
 				if v.Field(i).Int() <= 0 {
-					t.Errorf("Limits().%s: got %d, want a positive limit", v.Type().Field(i).Name, v.Field(i).Int())
+					t.Errorf("Config().Limits.%s: got %d, want a positive limit", v.Type().Field(i).Name, v.Field(i).Int())
 				}
 			}
 			if want := tc.want(collections.DefaultQueryLimits()); got != want {
-				t.Errorf("Limits(): got %+v, want %+v", got, want)
+				t.Errorf("Config().Limits: got %+v, want %+v", got, want)
 			}
 		})
 	}

@@ -135,11 +135,11 @@ func main() {
 	// The same source at other places, behind other guards.
 	everyone := external.CreateExternalCollectionHandler(func(r *http.Request) ([]directoryUser, error) {
 		return filterUsers(r, func(directoryUser) bool { return true })
-	}, userItem, external.WithLogger(k.Logger()))
+	}, userItem, external.WithLogger(k.Config().Logger))
 	k.Handle(http.MethodGet, "/admin/teamUsers", k.Auth().RequireAdmin()(everyone))
 	own := external.CreateExternalCollectionHandler(func(r *http.Request) ([]directoryUser, error) {
 		return filterUsers(r, func(u directoryUser) bool { return u.KitUser == r.PathValue("user") })
-	}, userItem, external.WithLogger(k.Logger()))
+	}, userItem, external.WithLogger(k.Config().Logger))
 	k.Handle(http.MethodGet, "/users/{user}/teamUsers", k.Auth().RequireSelf()(own))
 
 	token, adminToken, aliceID, err := seed(ctx, k)
