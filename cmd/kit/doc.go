@@ -4,25 +4,31 @@
 //
 // Usage:
 //
-//	kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN]
-//	kit lint [DIR]
-//	kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
-//	kit gen types --lang go|ts|vue [--schemas DIR] [--out FILE] [--package NAME]
-//	kit team create --name NAME [--slug SLUG] [--db PATH]
-//	kit team list [--db PATH]
-//	kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
-//	kit user list [--db PATH]
-//	kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
-//	kit token create --user ID [--name NAME] [--db PATH]
-//	kit token revoke --id TOKEN_ID [--db PATH]
-//	kit member remove --team ID_OR_SLUG --user ID [--db PATH]
-//	kit member role --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
-//	kit user ban|unban --user ID [--db PATH]
-//	kit user passwd --user ID [--db PATH] < password
-//	kit user sessions revoke --user ID [--db PATH]
-//	kit team rename --team ID_OR_SLUG [--name NAME] [--slug SLUG] [--db PATH]
-//	kit events cleanup [--dry-run] [--retention-days N] [--max-events N] [--db PATH]
-//	kit help [COMMAND]
+//	kit COMMAND [flags]
+//
+// The commands, as kit --help lists them (kit help COMMAND prints a
+// command's usage and flags; docs/cli.md has them all):
+//
+//	serve                  serve a schemas folder as a team-scoped HTTP API, with the admin app
+//	lint                   check a schemas folder and print every finding
+//	openapi                print the OpenAPI 3.1 document of a schemas folder's API
+//	gen types              write Go or TypeScript types for a schemas folder's collections
+//	team create            create a team and print its id
+//	team list              list teams: id, slug, name
+//	team rename            change a team's name or slug
+//	user create            create a user (--role admin: a super-admin) and print its id
+//	user list              list users: id, role, name, email
+//	user ban               ban a user: refused with 403 from then on, sessions ended
+//	user unban             lift a user's ban
+//	user passwd            set a user's password, read from the terminal or stdin
+//	user sessions revoke   end every sign-in session of a user
+//	member add             add a user to a team, or change their role
+//	member remove          remove a user from a team (never its last owner)
+//	member role            change a member's role (never demoting the last owner)
+//	token create           create an API token for a user and print it
+//	token revoke           revoke an API token by id
+//	events cleanup         delete audit events past retention (--dry-run: only print them)
+//	help                   print this list, or a command's usage and flags
 //
 // --db is a SQLite file (default ./kit.db) or a postgres:// URL. Install with
 //

@@ -22,61 +22,57 @@ const (
 	exitUsage = 2 // the command line is wrong
 )
 
-// usage lists every command; doc.go repeats it for go doc.
-const usage = `kit serves collections defined in JSON schema files as a team-scoped HTTP API.
+// command is one command of kit: the words that name it and what it does,
+// in one line.
+type command struct {
+	name    string // "team create"
+	purpose string
+}
 
-Usage:
-  kit serve [--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN]
-  kit lint [DIR]
-  kit openapi [--schemas DIR] [--prefix /api] [--demo] [--no-events]
-  kit gen types --lang go|ts|vue [--schemas DIR] [--out FILE] [--package NAME]
-  kit team create --name NAME [--slug SLUG] [--db PATH]
-  kit team list [--db PATH]
-  kit user create --name NAME [--email EMAIL] [--role admin] [--db PATH]
-  kit user list [--db PATH]
-  kit member add --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
-  kit token create --user ID [--name NAME] [--db PATH]
-  kit token revoke --id TOKEN_ID [--db PATH]
-  kit member remove --team ID_OR_SLUG --user ID [--db PATH]
-  kit member role --team ID_OR_SLUG --user ID --role owner|admin|member [--db PATH]
-  kit user ban|unban --user ID [--db PATH]
-  kit user passwd --user ID [--db PATH] < password
-  kit user sessions revoke --user ID [--db PATH]
-  kit team rename --team ID_OR_SLUG [--name NAME] [--slug SLUG] [--db PATH]
-  kit events cleanup [--dry-run] [--retention-days N] [--max-events N] [--db PATH]
-  kit help [COMMAND]
+// commands are every command kit runs, in the order kit --help lists
+// them. doc.go and docs/cli.md list them too; a test walks the command
+// groups' own help to check that none is missing.
+var commands = []command{
+	{"serve", "serve a schemas folder as a team-scoped HTTP API, with the admin app"},
+	{"lint", "check a schemas folder and print every finding"},
+	{"openapi", "print the OpenAPI 3.1 document of a schemas folder's API"},
+	{"gen types", "write Go or TypeScript types for a schemas folder's collections"},
+	{"team create", "create a team and print its id"},
+	{"team list", "list teams: id, slug, name"},
+	{"team rename", "change a team's name or slug"},
+	{"user create", "create a user (--role admin: a super-admin) and print its id"},
+	{"user list", "list users: id, role, name, email"},
+	{"user ban", "ban a user: refused with 403 from then on, sessions ended"},
+	{"user unban", "lift a user's ban"},
+	{"user passwd", "set a user's password, read from the terminal or stdin"},
+	{"user sessions revoke", "end every sign-in session of a user"},
+	{"member add", "add a user to a team, or change their role"},
+	{"member remove", "remove a user from a team (never its last owner)"},
+	{"member role", "change a member's role (never demoting the last owner)"},
+	{"token create", "create an API token for a user and print it"},
+	{"token revoke", "revoke an API token by id"},
+	{"events cleanup", "delete audit events past retention (--dry-run: only print them)"},
+	{"help", "print this list, or a command's usage and flags"},
+}
 
-Commands:
-  serve          serve the schemas folder (default ./schemas) on http://127.0.0.1:8080/api
-                 until SIGINT or SIGTERM, with the audit events add-on unless --no-events;
-                 --demo serves the built-in demo schemas, seeds demo teams, users and
-                 records, and prints a token, a curl line and a sign-in line per user
-                 and a curl line for the events list
-  lint           check a schemas folder (default ./schemas); prints each finding as
-                 "file: collection.field: message"; exit status 1 on any error
-  openapi        print the OpenAPI 3.1 document of the API kit serve would serve for the
-                 schemas folder (default ./schemas), as GET /api/kit/openapi.json answers it
-  gen types      write the record, input, query and response types of the schemas
-                 folder's collections in Go, TypeScript, or TypeScript with the typed
-                 composables of @collectionkit/vue (vue), to stdout or --out FILE
-  team create    create a team; prints its id
-  team list      list teams: id, slug, name
-  user create    create a user (--role admin makes a super-admin); prints its id
-  user list      list users: id, role, name, email
-  member add     add a user to a team, or change their role; prints the membership id
-  token create   create an API token for a user; prints only the token
-  token revoke   revoke an API token by id
-  member remove  remove a user from a team (never its last owner)
-  member role    change a member's role (never demoting the last owner)
-  user ban       ban a user (refused with 403, sessions ended); user unban lifts it
-  user passwd    set a user's password, read from the terminal or stdin (never a flag)
-  user sessions revoke  end every sign-in session of a user
-  team rename    change a team's name or slug
-  events cleanup delete audit events past retention (90 days, 100000 events by
-                 default); --dry-run prints what would be deleted and deletes nothing
+// usage is what kit --help prints: every command with its purpose.
+var usage = func() string {
+	var b strings.Builder
+	b.WriteString("kit serves collections defined in JSON schema files as a team-scoped HTTP API.\n\n")
+	b.WriteString("Usage:\n  kit COMMAND [flags]\n\nCommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %s\n", commandLine(c))
+	}
+	b.WriteString("\nRun \"kit help COMMAND\" for a command's usage and flags. --db is a SQLite file\n")
+	b.WriteString("(default ./kit.db) or a postgres:// URL. Docs: docs/cli.md.\n")
+	return b.String()
+}()
 
---db is a SQLite file (default ./kit.db) or a postgres:// URL. Run "kit help COMMAND" for a command's flags.
-`
+// commandLine is c's line in the usage: its name padded to one column,
+// then its purpose.
+func commandLine(c command) string {
+	return fmt.Sprintf("%-22s %s", c.name, c.purpose)
+}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -100,8 +96,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "help", "-h", "-help", "--help":
+	if isHelp(cmd) {
 		if len(rest) == 0 || isHelp(rest[0]) {
 			fmt.Fprint(stdout, usage)
 			return exitOK
@@ -109,27 +104,34 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// Every command parses its flags before doing anything, so -h
 		// prints its usage and returns.
 		return run(ctx, append(rest, "-h"), stdout, stderr)
-	case "serve":
-		return runServe(ctx, rest, stdout, stderr)
-	case "lint":
-		return runLint(rest, stdout, stderr)
-	case "openapi":
-		return runOpenAPI(ctx, rest, stdout, stderr)
-	case "gen":
-		return runGen(rest, stdout, stderr)
-	case "team":
-		return runTeam(ctx, rest, stdout, stderr)
-	case "user":
-		return runUser(ctx, rest, stdout, stderr)
-	case "member":
-		return runMember(ctx, rest, stdout, stderr)
-	case "token":
-		return runToken(ctx, rest, stdout, stderr)
-	case "events":
-		return runEvents(ctx, rest, stdout, stderr)
+	}
+	if runCmd, ok := topCommands[cmd]; ok {
+		return runCmd(ctx, rest, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "kit: unknown command %q\n\n%s", cmd, usage)
 	return exitUsage
+}
+
+// runner runs a command line (without the words that chose it) and
+// returns the exit status.
+type runner func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// topCommands maps the first word of every command but help to what runs
+// it; a group (team, user, ...) hands the next word to [subcommand].
+var topCommands = map[string]runner{
+	"serve": runServe,
+	"lint": func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return runLint(args, stdout, stderr)
+	},
+	"openapi": runOpenAPI,
+	"gen": func(_ context.Context, args []string, stdout, stderr io.Writer) int {
+		return runGen(args, stdout, stderr)
+	},
+	"team":   runTeam,
+	"user":   runUser,
+	"member": runMember,
+	"token":  runToken,
+	"events": runEvents,
 }
 
 // commandFlags is the flag set of one command, with the usage it prints
