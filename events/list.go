@@ -24,7 +24,11 @@ const (
 
 // Query selects a team's events, newest first. Empty fields do not filter.
 type Query struct {
-	// CollectionName is a collection's registry key ("shopProducts").
+	// CollectionName is a collection's registry key ("shopProducts"), its
+	// apiPath ("shop-products"), or its name ("products") when no other
+	// collection has that name; a key of a collection since removed still
+	// finds its events. Anything else is a *kit.QueryError naming
+	// collectionName.
 	CollectionName string
 	// Operation is create, update, delete, move or reorder.
 	Operation kit.Operation
@@ -148,10 +152,14 @@ func (t *Tracker) Events(ctx context.Context, teamID string, q Query) (*EventPag
 	if q.PageSize > MaxPageSize {
 		return nil, qerr("pageSize", fmt.Sprintf("must be a whole number from 1 to %d", MaxPageSize))
 	}
+	key, err := t.collectionKey(ctx, teamID, q.CollectionName)
+	if err != nil {
+		return nil, err
+	}
 	var rows []eventRow
 	sel := t.k.DB().NewSelect().Model(&rows).Where("e.team_id = ?", teamID)
-	if q.CollectionName != "" {
-		sel = sel.Where("e.collection_name = ?", q.CollectionName)
+	if key != "" {
+		sel = sel.Where("e.collection_name = ?", key)
 	}
 	if q.Operation != "" {
 		sel = sel.Where("e.operation = ?", string(q.Operation))

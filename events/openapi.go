@@ -68,7 +68,7 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 		Summary:     "The team's audit events, newest first",
 		Description: "A page of the team's audit events, filtered by collection, operation, user, record and date range; enrichUserData=true adds each user's current name and image.",
 		Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam),
-			q("collectionName", "a registry key", str), q("operation", "", operation), q("userId", "", str), q("itemId", "", str),
+			q("collectionName", "a registry key, an apiPath, or a collection name no other collection has", str), q("operation", "", operation), q("userId", "", str), q("itemId", "", str),
 			q("dateFrom", "inclusive", day), q("dateTo", "inclusive", day),
 			q("page", "1-based (default 1)", openapi.Schema{"type": "integer", "minimum": 1}),
 			q("pageSize", "default 50", openapi.Schema{"type": "integer", "minimum": 1, "maximum": 100}),
