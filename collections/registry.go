@@ -35,6 +35,22 @@ func (r *Registry) ByAPIPath(apiPath string) (*Collection, bool) {
 	return nil, false
 }
 
+// Named lists the collections whose name, as their schema or definition
+// gives it, is name ("products" finds shopProducts and legacyProducts), in
+// registration order.
+func (r *Registry) Named(name string) []*Collection {
+	if r == nil {
+		return nil
+	}
+	var out []*Collection
+	for _, c := range r.order {
+		if c.name == name {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // All lists the collections in registration order.
 func (r *Registry) All() []*Collection {
 	if r == nil {

@@ -33,12 +33,7 @@ func (t *Tracker) collectionKey(ctx context.Context, teamID, name string) (strin
 	if c, ok := reg.ByAPIPath(name); ok {
 		return c.Key(), nil
 	}
-	var named []*collections.Collection
-	for _, c := range reg.All() {
-		if c.Name() == name {
-			named = append(named, c)
-		}
-	}
+	named := reg.Named(name)
 	switch len(named) {
 	case 1:
 		return named[0].Key(), nil

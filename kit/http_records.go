@@ -159,7 +159,8 @@ func (k *Kit) serveDelete(w http.ResponseWriter, r *http.Request, call collectio
 }
 
 // serveSuperAdminGet reads one record of any team, for users whose global
-// role is admin. {collection} is the registry key or the apiPath.
+// role is admin. {collection} is the registry key, the apiPath, or a
+// name one collection has (see superAdminCollection).
 func (k *Kit) serveSuperAdminGet(w http.ResponseWriter, r *http.Request) {
 	u, err := k.teamAuth.Authenticate(r)
 	if err != nil {
@@ -170,13 +171,9 @@ func (k *Kit) serveSuperAdminGet(w http.ResponseWriter, r *http.Request) {
 		k.WriteError(w, r, teamauth.ErrAdminRequired)
 		return
 	}
-	name := r.PathValue("collection")
-	c, ok := k.Collections().Get(name)
-	if !ok {
-		c, ok = k.Collections().ByAPIPath(name)
-	}
-	if !ok || c.External() {
-		k.WriteError(w, r, ErrUnknownCollection)
+	c, err := superAdminCollection(k.Collections(), r.PathValue("collection"))
+	if err != nil {
+		k.WriteError(w, r, err)
 		return
 	}
 	rec, err := k.store.GetAnyTeam(r.Context(), k.db, c, r.PathValue("id"))
