@@ -41,8 +41,11 @@
 // function, which sees the request (route wildcards, caller, headers), and
 // a transform from the source type to an [Item]. It answers a JSON array,
 // honours ?ids=a,b (those items, in that order, unknown ids left out) and
-// a route's {id} wildcard, and answers errors in kit's error shape with the
-// status they carry. Mount it wherever the data belongs, with kit's guards:
+// a route's {id} wildcard, and answers fetch errors in kit's error shape
+// with the status they carry. An item whose transform fails is answered
+// unchanged and logged with a message starting "[useCollectionProxy]
+// Transform failed for item", as a proxy's is. Mount it wherever the data
+// belongs, with kit's guards:
 //
 //	k.Handle("GET", "/admin/users", k.Auth().RequireAdmin()(h))
 //	k.Handle("GET", "/users/{user}/subscriptions", k.Auth().RequireSelf()(h))

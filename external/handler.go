@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/proxytransform"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -48,10 +49,19 @@ func WithSchema(c *Collection) HandlerOption {
 //     has are left out. fetch may read ids too, to fetch less.
 //   - When the route has an {id} wildcard, the handler answers that one
 //     item as an object, or 404 in kit's error shape.
-//   - An error from fetch or transform is answered in kit's error shape
-//     with the status it carries (an HTTPStatus() int method, such as
+//   - An error from fetch is answered in kit's error shape with the
+//     status it carries (an HTTPStatus() int method, such as
 //     *kit.Error's); one that carries none is a 500 without detail,
-//     logged. A panic in fetch or transform is a logged 500 too.
+//     logged. A panic in fetch is a logged 500 too.
+//   - When transform fails for an item (it returns an error or panics),
+//     the item is answered unchanged, as the source gave it (its JSON,
+//     which must be an object; "id" still selects it), and the failure is
+//     logged at warning level with a message starting
+//     "[useCollectionProxy] Transform failed for item", as a proxy's
+//     transform is: the other items are still transformed and answered.
+//     An Item source is given to transform as a deep copy, so a failed
+//     transform cannot leave it half-changed; other types are passed by
+//     value, so a transform should not change what they point to.
 //   - An item whose transform output has no non-empty string "id" or no
 //     string "title" (or, with [WithSchema], breaks the schema) is
 //     skipped and logged at warning level with its index and the reason:
@@ -63,14 +73,15 @@ func CreateExternalCollectionHandler[T any](fetch func(r *http.Request) ([]T, er
 	if fetch == nil {
 		panic("external: CreateExternalCollectionHandler needs a fetch function")
 	}
+	h := &itemHandler[T]{fetch: fetch, transform: transform}
 	if transform == nil {
 		var zero T
 		if _, ok := any(zero).(Item); !ok {
 			panic(fmt.Sprintf("external: CreateExternalCollectionHandler needs a transform from %T to external.Item", zero))
 		}
-		transform = func(v T) (Item, error) { return any(v).(Item), nil }
+		h.transform = func(v T) (Item, error) { return any(v).(Item), nil }
+		h.identity = true
 	}
-	h := &itemHandler[T]{fetch: fetch, transform: transform}
 	for _, o := range opts {
 		o(&h.opts)
 	}
@@ -80,6 +91,7 @@ func CreateExternalCollectionHandler[T any](fetch func(r *http.Request) ([]T, er
 type itemHandler[T any] struct {
 	fetch     func(r *http.Request) ([]T, error)
 	transform func(T) (Item, error)
+	identity  bool // transform is the identity of a nil transform: it cannot fail
 	opts      handlerOptions
 }
 
@@ -121,12 +133,23 @@ func (h *itemHandler[T]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, logger, err)
 		return
 	}
+	collection := ""
+	if schema != nil {
+		collection = schema.Name()
+	}
 	items := make([]encodedItem, 0, len(src))
 	for i, s := range src {
 		item, err := h.callTransform(s)
 		if err != nil {
-			writeError(w, r, logger, fmt.Errorf("external: transform of item %d: %w", i, err))
-			return
+			kept, id, keptErr := unchangedItem(s)
+			proxytransform.LogFailure(r.Context(), logger, collection, i, id, err, slog.String("path", r.URL.Path))
+			if keptErr != nil {
+				logger.WarnContext(r.Context(), "external: item skipped", slog.Int("index", i),
+					slog.String("reason", keptErr.Error()), slog.String("path", r.URL.Path))
+				continue
+			}
+			items = append(items, kept)
+			continue
 		}
 		enc, err := encodeItem(item, schema)
 		if err != nil {
@@ -169,14 +192,41 @@ func (h *itemHandler[T]) callFetch(r *http.Request) (items []T, err error) {
 	return h.fetch(r)
 }
 
-// callTransform runs transform, turning a panic into an error.
+// callTransform runs transform, turning a panic into an error. An Item
+// (or map[string]any) is given as a deep copy, so a transform that fails
+// half-way cannot change the item kept unchanged.
 func (h *itemHandler[T]) callTransform(v T) (item Item, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v", p)
+			item, err = nil, fmt.Errorf("transform panicked: %v", p)
 		}
 	}()
+	if m, ok := any(v).(map[string]any); ok && m != nil && !h.identity {
+		v = any(proxytransform.DeepCopy(m)).(T)
+	}
 	return h.transform(v)
+}
+
+// unchangedItem encodes a source item whose transform failed, to be
+// answered as it is: the JSON of v, which must be an object. id is its
+// "id" when that is a string, for ?ids=, the {id} route and the log.
+func unchangedItem[T any](v T) (enc encodedItem, id any, err error) {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return encodedItem{}, nil, fmt.Errorf("the item whose transform failed cannot be encoded as JSON: %w", err)
+	}
+	raw := bytes.TrimRight(buf.Bytes(), "\n")
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil || fields == nil {
+		return encodedItem{}, nil, fmt.Errorf("the item whose transform failed is not a JSON object")
+	}
+	var s string
+	if json.Unmarshal(fields["id"], &s) == nil && s != "" {
+		id = s
+	}
+	return encodedItem{id: s, raw: raw}, id, nil
 }
 
 // encodeItem checks an item and encodes it once, for the answer and the

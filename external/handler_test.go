@@ -243,7 +243,6 @@ func TestHandlerErrors(t *testing.T) {
 	cases := []struct {
 		name        string
 		fetch       func(*http.Request) ([]person, error)
-		transform   func(person) (external.Item, error)
 		status      int
 		message     string
 		data        map[string]any
@@ -268,26 +267,10 @@ func TestHandlerErrors(t *testing.T) {
 		{name: "a panicking fetch is a logged 500",
 			fetch:  func(*http.Request) ([]person, error) { panic("nil directory client") },
 			status: 500, message: "Internal Server Error", secret: "nil directory client", wantLogLine: "fetch panicked"},
-		{name: "a transform error is answered with the status it carries",
-			fetch:     func(r *http.Request) ([]person, error) { return people, nil },
-			transform: func(person) (external.Item, error) { return nil, &kit.Error{Status: 422, Message: "cannot map person"} },
-			status:    422, message: "cannot map person"},
-		{name: "a panicking transform is a logged 500",
-			fetch: func(r *http.Request) ([]person, error) { return people, nil },
-			transform: func(p person) (external.Item, error) {
-				seen := unmadeIndex()
-				seen[p.ID] = 1 // assignment to a nil map
-				return nil, nil
-			},
-			status: 500, message: "Internal Server Error", secret: "nil map", wantLogLine: "nil map"},
 	}
 	f := newFixture(t, nil, func(t *testing.T, f *fixture) {
 		for i, c := range cases {
-			tr := c.transform
-			if tr == nil {
-				tr = personItem
-			}
-			h := external.CreateExternalCollectionHandler(c.fetch, tr, external.WithLogger(f.k.Config().Logger))
+			h := external.CreateExternalCollectionHandler(c.fetch, personItem, external.WithLogger(f.k.Config().Logger))
 			f.k.Handle(http.MethodGet, fmt.Sprintf("/sources/%d", i), f.k.Auth().RequireUser()(h))
 		}
 	})

@@ -108,16 +108,22 @@ func (t Transformer) call(item map[string]any) (out map[string]any, err error) {
 	return t.Fn(DeepCopy(item).(map[string]any))
 }
 
-// fail logs "[useCollectionProxy] Transform failed for item <id>" (or "at
-// index N", or "(no id)") with the collection, error, index and id as
-// attributes.
+// fail logs the failure of item index with LogFailure.
 func (t Transformer) fail(ctx context.Context, index int, id any, err error) {
-	attrs := []any{slog.String("collection", t.Collection), slog.Any("error", err)}
+	LogFailure(ctx, t.Logger, t.Collection, index, id, err)
+}
+
+// LogFailure logs, at warning level, "[useCollectionProxy] Transform
+// failed for item <id>" (or "at index N" without an id, or "(no id)" for
+// a single item, index -1) with the collection, error, index and id as
+// attributes, then attrs.
+func LogFailure(ctx context.Context, logger *slog.Logger, collection string, index int, id any, err error, attrs ...any) {
+	all := []any{slog.String("collection", collection), slog.Any("error", err)}
 	if index >= 0 {
-		attrs = append(attrs, slog.Int("index", index))
+		all = append(all, slog.Int("index", index))
 	}
 	if id != nil {
-		attrs = append(attrs, slog.Any("id", id))
+		all = append(all, slog.Any("id", id))
 	}
 	which := fmt.Sprintf("at index %d", index)
 	if id != nil {
@@ -125,7 +131,7 @@ func (t Transformer) fail(ctx context.Context, index int, id any, err error) {
 	} else if index < 0 {
 		which = "(no id)"
 	}
-	t.Logger.WarnContext(ctx, FailedMessage+" "+which, attrs...)
+	logger.WarnContext(ctx, FailedMessage+" "+which, append(all, attrs...)...)
 }
 
 // DeepCopy copies the objects and arrays of a decoded JSON value.
