@@ -10,6 +10,7 @@ import (
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/testdb"
+	"github.com/collectionkit/kit/internal/testkit"
 )
 
 // TestListCollectionNameOfARemovedOrSharedName covers the collectionName
@@ -28,7 +29,7 @@ func TestListCollectionNameOfARemovedOrSharedName(t *testing.T) {
 		}
 		ids := func(t *testing.T, body string) []string {
 			var page listBody
-			decodeJSON(t, body, &page)
+			testkit.DecodeJSON(t, body, &page)
 			var out []string
 			for _, ev := range page.Items {
 				out = append(out, ev.ID)

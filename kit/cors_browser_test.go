@@ -17,8 +17,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // startChromium starts a headless Chromium for t and returns its context,
@@ -158,7 +158,7 @@ func TestCORSInABrowser(t *testing.T) {
 	if created.Status != 201 || created.ETag == "" || created.Location == "" {
 		t.Fatalf("a create with a token: the page got %+v, want 201 with an ETag and a Location it can read", created)
 	}
-	if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 1 {
+	if n := kittest.RowsChanged(before, w.snapshot(t)); n != 1 {
 		t.Fatalf("a create with a token: got %d rows changed, want 1", n)
 	}
 	item := w.srv.URL + created.Location
@@ -182,7 +182,7 @@ func TestCORSInABrowser(t *testing.T) {
 			t.Errorf("%s: the page got %+v, want status %d", s.name, got, s.status)
 		}
 	}
-	if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+	if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 		t.Errorf("after the delete: got %d rows changed from the start, want 0", n)
 	}
 
@@ -214,7 +214,7 @@ func TestCORSInABrowser(t *testing.T) {
 	if got := cookieWrites.statuses(); !slices.Equal(got, []int{http.StatusForbidden}) {
 		t.Errorf("writes that reached kit with the cookie: got statuses %v, want one 403 (the no-cors POST)", got)
 	}
-	if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+	if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 		t.Errorf("after the cookie requests: got %d rows changed, want 0", n)
 	}
 
@@ -226,7 +226,7 @@ func TestCORSInABrowser(t *testing.T) {
 		body: JSON.stringify({title: 'elsewhere'})}`); got.Error == "" {
 		t.Errorf("a create from an origin not listed: the page got %+v, want the browser to refuse it", got)
 	}
-	if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+	if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 		t.Errorf("after the unlisted origin's create: got %d rows changed, want 0", n)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // corsOrigin is the origin of the front end the CORS tests allow; the
@@ -86,7 +87,7 @@ func TestCORSPreflights(t *testing.T) {
 				if got := r.header.Values("Vary"); !strings.Contains(strings.Join(got, ","), "Origin") {
 					t.Errorf("Vary: got %q, want it to name Origin", got)
 				}
-				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+				if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 					t.Errorf("got %d rows changed by a preflight, want 0", n)
 				}
 			})
@@ -108,13 +109,13 @@ func TestCORSBearerRequestsFromAnotherOrigin(t *testing.T) {
 		if r.header.Get("Location") == "" || r.header.Get("ETag") == "" {
 			t.Errorf("create: got Location %q and ETag %q, want both (exposed to the page)", r.header.Get("Location"), r.header.Get("ETag"))
 		}
-		if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 1 {
+		if n := kittest.RowsChanged(before, w.snapshot(t)); n != 1 {
 			t.Errorf("create: got %d rows changed, want 1", n)
 		}
 		var created struct {
 			ID string `json:"id"`
 		}
-		decodeJSON(t, r.body, &created)
+		testkit.DecodeJSON(t, r.body, &created)
 
 		steps := []struct {
 			name, method, path, body string
@@ -137,7 +138,7 @@ func TestCORSBearerRequestsFromAnotherOrigin(t *testing.T) {
 			}
 			checkCORSAnswer(t, s.name, r, corsOrigin)
 		}
-		if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+		if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 			t.Errorf("after the delete: got %d rows changed from the start, want 0", n)
 		}
 
@@ -210,7 +211,7 @@ func TestCORSLeavesCrossOriginCookieWritesRefused(t *testing.T) {
 				if r.status != http.StatusForbidden || !strings.Contains(r.body, "cross-origin request refused") {
 					t.Errorf("got %d %s, want 403 cross-origin request refused", r.status, r.body)
 				}
-				if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+				if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 					t.Errorf("got %d rows changed, want 0", n)
 				}
 			})
@@ -231,7 +232,7 @@ func TestCORSLeavesCrossOriginCookieWritesRefused(t *testing.T) {
 			if r.status != http.StatusCreated {
 				t.Errorf("got %d %s, want 201", r.status, r.body)
 			}
-			if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 1 {
+			if n := kittest.RowsChanged(before, w.snapshot(t)); n != 1 {
 				t.Errorf("got %d rows changed, want 1", n)
 			}
 		})

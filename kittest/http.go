@@ -16,7 +16,7 @@ import (
 func Serve(t testing.TB, k *kit.Kit) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
-	mux.Handle(k.Prefix()+"/", k.Handler())
+	mux.Handle(k.Config().Prefix+"/", k.Handler())
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
