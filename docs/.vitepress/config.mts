@@ -80,6 +80,7 @@ export default {
         items: [
           page('http-api.md'),
           page('list-queries.md'),
+          page('batch.md'),
           page('audit-events.md'),
           page('realtime.md'),
           page('trees.md'),
@@ -90,7 +91,7 @@ export default {
       },
       {
         text: 'Running it',
-        items: [page('operations.md'), page('postgresql.md'), page('benchmarks.md')],
+        items: [page('operations.md'), page('cli.md'), page('postgresql.md'), page('benchmarks.md')],
       },
       {
         text: 'Design',
