@@ -1,3 +1,4 @@
+import { Batch } from './batch'
 import { CollectionCache, collectionCacheKey } from './cache'
 import { openChangeStream, type ChangeEvent, type ChangeSubscription, type SubscribeOptions } from './changes'
 import { errorFromResponse, KitError } from './errors'
@@ -68,8 +69,12 @@ export class KitClient {
   private readonly fetchImpl: typeof fetch
   private configs: Promise<CollectionConfigs> | undefined
   private readonly listeners = new Set<MutationListener>()
-  /** Correlation ids of this client's recent writes, so the change stream does not report them twice. */
-  private readonly ownWrites = new Set<string>()
+  /**
+   * Correlation ids of this client's recent writes, each with the number of
+   * changes the change stream has yet to report for it (one for a single
+   * write, one per request for a batch), so it does not report them twice.
+   */
+  private readonly ownWrites = new Map<string, number>()
 
   /** @internal the fetch in use. */
   get fetcher(): typeof fetch {
@@ -117,10 +122,7 @@ export class KitClient {
     }
     const headers: Record<string, string> = { Accept: 'application/json', ...(await this.authHeaders()), ...opts.headers }
     if (method !== 'GET' && method !== 'HEAD' && !headers['X-Correlation-Id']) {
-      const id = correlationId()
-      headers['X-Correlation-Id'] = id
-      this.ownWrites.add(id)
-      if (this.ownWrites.size > 1000) this.ownWrites.delete(this.ownWrites.values().next().value!)
+      headers['X-Correlation-Id'] = this.ownWrite(1)
     }
     let body: string | undefined
     if (opts.body !== undefined) {
@@ -157,6 +159,18 @@ export class KitClient {
         cause,
       })
     }
+  }
+
+  /**
+   * @internal returns a new correlation id for a write of this client that
+   * the change stream reports as `changes` changes; streamed passes none
+   * of them on, since the write tells the listeners itself.
+   */
+  ownWrite(changes: number): string {
+    const id = correlationId()
+    this.ownWrites.set(id, changes)
+    if (this.ownWrites.size > 1000) this.ownWrites.delete(this.ownWrites.keys().next().value!)
+    return id
   }
 
   /** @internal the configured headers and the bearer token, for every request. */
@@ -229,7 +243,12 @@ export class KitClient {
       invalidated.push(m[1]!)
       this.cache?.invalidateCollection(m[1]!)
     }
-    if (this.ownWrites.delete(change.correlationId)) return
+    const left = this.ownWrites.get(change.correlationId)
+    if (left !== undefined) {
+      if (left > 1) this.ownWrites.set(change.correlationId, left - 1)
+      else this.ownWrites.delete(change.correlationId)
+      return
+    }
     const ids = change.itemIds ?? (change.itemId ? [change.itemId] : [])
     this.notify({ operation: change.operation, collection: change.collection, team, ids, invalidated, source: 'stream' })
   }
@@ -311,6 +330,14 @@ export class TeamClient {
       this.team,
       opts,
     )
+  }
+
+  /**
+   * batch returns an empty batch of the team's writes, run in one
+   * transaction by `run()`: all of them or none. It makes no request.
+   */
+  batch(): Batch {
+    return new Batch(this)
   }
 
   /** events lists the team's tracked events (the events add-on), newest first. */

@@ -9,6 +9,8 @@
  */
 export { KitClient, TeamClient, CollectionClient, SuperAdminClient } from './client'
 export type { KitClientOptions, RequestOptions, MutationListener, UpdateOptions, Versioned } from './client'
+export { Batch, BatchResults, batchRef } from './batch'
+export type { BatchIndex, BatchResult } from './batch'
 export { KitError, isKitError, errorFromResponse } from './errors'
 export { CollectionCache, collectionCacheKey, collectionCachePrefix } from './cache'
 export { FilterBuilder, filter } from './filter'
