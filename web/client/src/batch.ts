@@ -70,7 +70,7 @@ interface BatchOp {
   ids: string[]
 }
 
-/** The wire shape of one request of a batch (the OpenAPI document's KitBatchRequest). */
+/** The wire shape of one request of a batch (the OpenAPI document's KitBatchCall). */
 interface BatchRequestWire {
   method: string
   url: string
@@ -78,7 +78,7 @@ interface BatchRequestWire {
   headers?: Record<string, string>
 }
 
-/** The wire shape of one answer of a batch (KitBatchResponse). */
+/** The wire shape of one answer of a batch (KitBatchAnswer). */
 interface BatchResponseWire {
   status: number
   headers?: Record<string, string>
