@@ -105,7 +105,7 @@ func startBrowser() {
 
 // schemas of the test world: products (paginated, restful, in a
 // slideover), categories (a tree, in a modal), tasks (sortable) and
-// notes (hidden from the sidebar).
+// notes (a workspace, hidden from the sidebar).
 var schemas = fstest.MapFS{
 	"shop/products.json": {Data: []byte(`{
 		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
@@ -117,7 +117,12 @@ var schemas = fstest.MapFS{
 	}`)},
 	"shop/categories.json": {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
 	"work/tasks.json":      {Data: []byte(`{"title": {"type": "string", "meta": {"required": true, "label": "Title"}}}`)},
-	"work/notes.json":      {Data: []byte(`{"title": {"type": "string"}}`)},
+	// notes are a workspace: the list with the selected note beside it.
+	"work/notes.json": {Data: []byte(`{
+		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
+		"body": {"type": "text", "meta": {"label": "Body"}},
+		"pinned": {"type": "boolean", "meta": {"label": "Pinned"}}
+	}`)},
 	// samples has a field of every type, for the flow that types into each.
 	"work/samples.json": {Data: []byte(`{
 		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
@@ -138,7 +143,7 @@ var schemas = fstest.MapFS{
 			"defaultPagination": {"pageSize": 10, "sortBy": "createdAt", "sortDirection": "desc"}},
 		"shopCategories": {"hierarchy": {"enabled": true}, "container": "modal", "adminNav": {"icon": "i-lucide-folder-tree", "order": 2}},
 		"workTasks": {"sortable": {"enabled": true}, "adminNav": {"icon": "i-lucide-list", "order": 3}},
-		"workNotes": {"adminNav": {"enabled": false}},
+		"workNotes": {"layout": "workspace", "adminNav": {"enabled": false}},
 		"workSamples": {"adminNav": {"enabled": false}}
 	}`)},
 }

@@ -334,4 +334,84 @@ describe('KitCollection', () => {
     await w.find('[data-test=gamma]').trigger('click')
     expect(w.findAll('[data-kit-card-title]').map((c) => c.text())).toEqual(['Gamma'])
   })
+
+  describe('the workspace layout', () => {
+    const wide = [
+      { accessorKey: 'title', header: 'Title' },
+      { accessorKey: 'status', header: 'Status', cell: ({ value }: { value: unknown }) => h('b', { 'data-test': 'status' }, String(value).toUpperCase()) },
+    ]
+
+    it('shows the list with the selected record in a detail beside it, its columns rendered by their cell functions', async () => {
+      setWidth(1280)
+      const w = mount(KitCollection, { props: { collection: 'tasks', rows, columns: wide, layout: 'workspace', stateless: true }, attachTo: document.body })
+      expect(w.attributes('data-kit-layout')).toBe('workspace')
+      expect(w.find('[data-kit-workspace]').attributes('data-kit-workspace-pane')).toBe('both')
+      expect(w.find('[data-kit-detail-empty]').text()).toBe('Select a record in the list to see it here.')
+      await w.find('[data-kit-select="b"]').trigger('click')
+      expect(w.emitted('update:selected')).toEqual([['b']])
+      expect(w.find('[data-kit-select="b"]').attributes('aria-current')).toBe('true')
+      expect(w.find('[data-kit-detail-title]').text()).toBe('Beta')
+      expect(w.find('[data-kit-detail-value="title"]').text()).toBe('Beta')
+      expect(w.find('[data-kit-detail-value="status"] [data-test="status"]').text()).toBe('DONE')
+      expect(w.findAll('[data-kit-list] [data-kit-card-layout]').map((c) => c.attributes('data-kit-card-layout'))).toEqual(['workspace', 'workspace', 'workspace'])
+      expect(w.find('[data-kit-workspace-detail] [data-kit-edit]').exists()).toBe(false)
+    })
+
+    it('Arrow Down and Arrow Up move the selection along the list, and the focus with it', async () => {
+      setWidth(1280)
+      const w = mount(KitCollection, { props: { collection: 'tasks', rows, columns, layout: 'workspace', stateless: true, selected: 'a' }, attachTo: document.body })
+      const list = w.find('[data-kit-list]')
+      await list.trigger('keydown', { key: 'ArrowDown' })
+      expect(w.emitted('update:selected')?.at(-1)).toEqual(['b'])
+      await w.setProps({ selected: 'b' })
+      await list.trigger('keydown', { key: 'ArrowDown' })
+      expect(w.emitted('update:selected')?.at(-1)).toEqual(['c'])
+      await w.setProps({ selected: 'c' })
+      await list.trigger('keydown', { key: 'ArrowDown' })
+      expect(w.emitted('update:selected')?.at(-1)).toEqual(['c'])
+      await list.trigger('keydown', { key: 'ArrowUp' })
+      expect(w.emitted('update:selected')?.at(-1)).toEqual(['b'])
+      await flushPromises()
+      expect(document.activeElement?.getAttribute('data-kit-select')).toBe('b')
+    })
+
+    it('below lg it shows one pane at a time: the list, then the detail with a button back to the list', async () => {
+      setWidth(390)
+      const w = mount(KitCollection, { props: { collection: 'tasks', rows, columns, layout: 'workspace', stateless: true }, attachTo: document.body })
+      expect(w.find('[data-kit-workspace-detail]').exists()).toBe(false)
+      await w.find('[data-kit-select="c"]').trigger('click')
+      await flushPromises()
+      expect(w.find('[data-kit-workspace]').attributes('data-kit-workspace-pane')).toBe('detail')
+      expect(w.find('[data-kit-list]').exists()).toBe(false)
+      expect(w.find('input[type=search]').exists()).toBe(false)
+      expect(w.find('[data-kit-detail-title]').text()).toBe('Gamma')
+      expect(document.activeElement?.hasAttribute('data-kit-workspace-back')).toBe(true)
+      await w.find('[data-kit-workspace-back]').trigger('click')
+      await flushPromises()
+      expect(w.find('[data-kit-workspace]').attributes('data-kit-workspace-pane')).toBe('list')
+      expect(document.activeElement?.getAttribute('data-kit-select')).toBe('c')
+      setWidth(1024)
+    })
+
+    it('reads a selected record that is not on the page by id, opens its forms from the detail and unselects it once deleted', async () => {
+      setWidth(1280)
+      const tag = unique('ws')
+      const products = clientAs('ann').team('acme').collection('shopProducts')
+      const far = await products.create({ title: `${tag} Far away`, price: '3.00' })
+      const w = mountWithKit(KitCollection, { props: { collection: 'shopProducts', rows: rows, columns, layout: 'workspace', selected: far.id } })
+      await waitFor(() => expect(w.find('[data-kit-detail-title]').text()).toBe(`${tag} Far away`))
+      await w.find('[data-kit-workspace-detail] [data-kit-edit]').trigger('click')
+      expect([w.kit.forms.state.action, w.kit.forms.state.ids]).toEqual(['update', [far.id]])
+      await w.find('[data-kit-workspace-detail] [data-kit-row-delete]').trigger('click')
+      expect([w.kit.forms.state.action, w.kit.forms.state.ids]).toEqual(['delete', [far.id]])
+      await w.kit.client.team('acme').collection('shopProducts').delete(far.id)
+      await waitFor(() => expect(w.emitted('update:selected')?.at(-1)).toEqual([null]))
+    })
+
+    it('says so when the selected record cannot be read', async () => {
+      setWidth(1280)
+      const w = mountWithKit(KitCollection, { props: { collection: 'shopProducts', rows, columns, layout: 'workspace', selected: '01900000-0000-7000-8000-000000000000' } })
+      await waitFor(() => expect(w.find('[data-kit-detail-missing]').text()).toBe('This record is no longer there. Pick another one from the list.'))
+    })
+  })
 })
