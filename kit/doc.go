@@ -74,6 +74,15 @@
 // sets its limits; register [Kit.CloseStreams] with
 // http.Server.RegisterOnShutdown.
 //
+// # Presence
+//
+// GET {prefix}/teams/{team}/kit-presence?collection=<key>[&item=<id>] is
+// a presence channel beside it: while a member keeps it open, the other
+// members with the same collection open see them ([PresenceEvent]), with
+// the record they have open. It is team-scoped like the change stream,
+// held in memory per instance, and set by [PresenceConfig]
+// (Config.Presence); register [Kit.ClosePresence] for shutdown too.
+//
 // # Errors
 //
 // Errors carry their HTTP status (an HTTPStatus() int method): sentinels

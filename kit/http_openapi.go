@@ -29,6 +29,11 @@ func (k *Kit) OpenAPI() (*openapi.Document, error) {
 			return nil, fmt.Errorf("kit: OpenAPI: %w", err)
 		}
 	}
+	if !k.cfg.Presence.Disabled {
+		if err := k.describePresence(doc); err != nil {
+			return nil, fmt.Errorf("kit: OpenAPI: %w", err)
+		}
+	}
 	k.describeMu.Lock()
 	describers := append([]func(*openapi.Document) error(nil), k.describers...)
 	k.describeMu.Unlock()

@@ -32,6 +32,7 @@ func (k *Kit) registerCoreRoutes() {
 	add(http.MethodGet, "/kit/openapi.json", k.serveOpenAPI)
 	k.registerAccountRoutes(add)
 	k.registerChangeRoutes(add)
+	k.registerPresenceRoutes(add)
 }
 
 // collectionCall is what a collection endpoint gets once the caller is

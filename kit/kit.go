@@ -136,6 +136,10 @@ type Config struct {
 	// every mutation's transaction. The zero value turns it on with the
 	// documented defaults.
 	Changes ChangesConfig
+	// Presence configures the presence channel (GET
+	// {prefix}/teams/{team}/kit-presence): who else has a collection or
+	// record open. The zero value turns it on with the documented defaults.
+	Presence PresenceConfig
 
 	// Dev turns on development behaviour (add-ons may tell the caller more).
 	Dev bool
@@ -165,6 +169,8 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	hooks   []MutationFunc
 	hub     *changehub.Hub
+	// presence holds the open presence streams (presence.go).
+	presence *presenceRegistry
 
 	routerOnce sync.Once
 	router     router
@@ -240,6 +246,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k.teamAuth = &teamauth.Auth{Directory: k.cfg.Directory, Authenticator: k.cfg.Authenticator, Logger: k.logger}
 	k.handler = k.buildHandler()
 	k.hub = k.newChangeHub(cfg.Changes)
+	k.presence = newPresenceRegistry(cfg.Presence, k.presenceVersion())
 	if k.changesOn() {
 		k.store.Committed = k.hub.Handoff
 	}
@@ -364,6 +371,7 @@ func (k *Kit) Close() error {
 		return nil
 	}
 	k.hub.Close()
+	k.presence.closeAll()
 	k.store.Close()
 	return k.closeDB()
 }

@@ -157,9 +157,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		IdleTimeout:       idleTimeout,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	// Change streams never end by themselves: Shutdown ends them (clients
-	// resume with Last-Event-ID) instead of waiting for its timeout.
+	// Change and presence streams never end by themselves: Shutdown ends
+	// them (clients resume with Last-Event-ID, or open presence again)
+	// instead of waiting for its timeout.
 	srv.RegisterOnShutdown(k.CloseStreams)
+	srv.RegisterOnShutdown(k.ClosePresence)
 	// The events add-on's retention (90 days, 100,000 events) runs hourly,
 	// once per hour across instances sharing the database, and stops
 	// before the Kit closes.
