@@ -291,6 +291,9 @@ type tab struct {
 	ctx context.Context
 	w   *world
 	vp  viewport // the viewport the test set
+	// who names the tab's user in its screenshots when a test drives
+	// several sessions ("" for Alice's).
+	who string
 }
 
 // desktop is the viewport a tab starts with.
@@ -326,13 +329,15 @@ var shotViewports = []viewport{{1440, 900, false}, {390, 844, true}}
 
 // newTab opens a tab (skipping the test without Chromium); when the test
 // ends it saves a screenshot to testdata/out/<test>.png and closes the tab.
-func newTab(t *testing.T, w *world) *tab {
+// With chromedp.WithNewBrowserContext() the tab has cookies of its own: a
+// second user's session.
+func newTab(t *testing.T, w *world, opts ...chromedp.ContextOption) *tab {
 	t.Helper()
 	browser.once.Do(startBrowser)
 	if browser.ctx == nil {
 		t.Skip(browser.reason)
 	}
-	ctx, cancel := chromedp.NewContext(browser.ctx)
+	ctx, cancel := chromedp.NewContext(browser.ctx, opts...)
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank"), desktop.action()); err != nil {
 		cancel()
 		t.Fatalf("open a tab: %v", err)
@@ -469,11 +474,18 @@ func (p *tab) waitRows(want ...string) {
 // signIn opens the app at path (below /admin) and signs in as Alice.
 func (p *tab) signIn(path string) {
 	p.t.Helper()
+	p.signInAs(path, p.w.email, p.w.password)
+}
+
+// signInAs opens the app at path (below /admin) and signs in with email
+// and password.
+func (p *tab) signInAs(path, email, password string) {
+	p.t.Helper()
 	p.do(
 		chromedp.Navigate(p.w.srv.URL+"/admin"+path),
 		chromedp.WaitVisible(chromedp.CSS("#email")),
-		chromedp.SendKeys(chromedp.CSS("#email"), p.w.email),
-		chromedp.SendKeys(chromedp.CSS("#password"), p.w.password),
+		chromedp.SendKeys(chromedp.CSS("#email"), email),
+		chromedp.SendKeys(chromedp.CSS("#password"), password),
 		chromedp.Click(chromedp.CSS("button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS("[data-test=me-name]")),
 	)
@@ -484,8 +496,8 @@ const outDir = "testdata/out"
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
-// screenshot saves the page as testdata/out/<test name>_1440x900.png and
-// _390x844.png (a phone's screen), then puts back the test's viewport.
+// screenshot saves the page as testdata/out/<test name>[_<who>]_1440x900.png
+// and _390x844.png (a phone's screen), then puts back the test's viewport.
 func (p *tab) screenshot() {
 	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
 	defer cancel()
@@ -510,7 +522,11 @@ func (p *tab) screenshot() {
 			p.t.Logf("screenshot at %dx%d: %v", v.width, v.height, err)
 			return
 		}
-		name := filepath.Join(outDir, fmt.Sprintf("%s_%dx%d.png", unsafeName.ReplaceAllString(p.t.Name(), "_"), v.width, v.height))
+		who := ""
+		if p.who != "" {
+			who = "_" + p.who
+		}
+		name := filepath.Join(outDir, fmt.Sprintf("%s%s_%dx%d.png", unsafeName.ReplaceAllString(p.t.Name(), "_"), who, v.width, v.height))
 		if err := os.WriteFile(name, png, 0o644); err != nil {
 			p.t.Logf("screenshot: %v", err)
 			return

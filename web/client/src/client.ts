@@ -2,6 +2,7 @@ import { Batch } from './batch'
 import { CollectionCache, collectionCacheKey } from './cache'
 import { openChangeStream, type ChangeEvent, type ChangeSubscription, type SubscribeOptions } from './changes'
 import { errorFromResponse, KitError } from './errors'
+import { openPresenceStream, type PresenceOptions, type PresenceSubscription } from './presence'
 import { encodeListQuery } from './query'
 import type {
   CollectionConfig,
@@ -338,6 +339,22 @@ export class TeamClient {
    */
   batch(): Batch {
     return new Batch(this)
+  }
+
+  /**
+   * presence keeps the team's presence channel (`GET kit-presence`) open
+   * for a collection (and a record of it) until `close()`: while it is
+   * open, the other members who have the same collection open see the
+   * caller, and `onPresence` hears who they are. A broken stream
+   * reconnects after a doubling backoff.
+   */
+  presence(opts: PresenceOptions): PresenceSubscription {
+    const client = this.client
+    return openPresenceStream(
+      { url: (path, query) => client.url(path, query), headers: () => client.authHeaders(), fetchImpl: client.fetcher, credentials: client.credentials },
+      this.team,
+      opts,
+    )
   }
 
   /** events lists the team's tracked events (the events add-on), newest first. */

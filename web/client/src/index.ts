@@ -3,7 +3,8 @@
  * collection HTTP API: lists with a filter builder, single records by the
  * collection's fetch strategy, writes that invalidate a read cache by the
  * spec's `references` rule, trees, the super-admin item route, audit event
- * tracking with a health record, and the proxy helpers.
+ * tracking with a health record, the change stream and the presence
+ * channel, and the proxy helpers.
  *
  * @packageDocumentation
  */
@@ -16,6 +17,7 @@ export { CollectionCache, collectionCacheKey, collectionCachePrefix } from './ca
 export { FilterBuilder, filter } from './filter'
 export { parseEvents } from './changes'
 export type { ChangeEvent, ChangeSubscription, SubscribeOptions } from './changes'
+export type { PresenceEvent, PresenceOptions, PresenceSubscription, PresenceViewer } from './presence'
 export type { FilterObject, FilterOperator, FilterValue } from './filter'
 export { encodeListQuery } from './query'
 export { EventTracker, MemoryStorage, HEALTH_KEY } from './events'

@@ -9,6 +9,7 @@ import {
 } from '@collectionkit/client'
 import { inject, shallowRef, toValue, type App, type InjectionKey, type MaybeRefOrGetter, type ShallowRef } from 'vue'
 import { createKitForms, type KitForms } from './forms'
+import { createKitPresence, type KitPresence } from './presence'
 
 /** KitRoute is the part of a route the composables read (vue-router's route fits). */
 export interface KitRoute {
@@ -59,6 +60,8 @@ export interface KitContext {
   health: ShallowRef<EventHealth>
   /** The app's form controller: which create, update, delete or view form is open. */
   forms: KitForms
+  /** The app's presence streams, one per team and collection (useKitPresence). */
+  presence: KitPresence
   /** A record's address in the app, from KitPluginOptions.recordLink. */
   recordLink(collection: string, id: string): string | undefined
 }
@@ -77,6 +80,7 @@ export function createKitContext(options: KitPluginOptions): KitContext {
   const tracker = new EventTracker(options.client, options.tracker)
   const health = shallowRef(tracker.health())
   const isSuperAdmin = options.isSuperAdminRoute ?? defaultIsSuperAdminRoute
+  const forms = createKitForms()
   const ctx: KitContext = {
     client: options.client,
     team() {
@@ -106,7 +110,8 @@ export function createKitContext(options: KitPluginOptions): KitContext {
     },
     tracker,
     health,
-    forms: createKitForms(),
+    forms,
+    presence: createKitPresence(options.client, forms),
     recordLink: (collection, id) => options.recordLink?.(collection, id),
   }
   return ctx
