@@ -1,4 +1,5 @@
 import { errorFromResponse, KitError } from './errors'
+import { pageGate } from './lifecycle'
 
 /**
  * ChangeEvent is one event of a team's change stream
@@ -103,7 +104,9 @@ export function parseEvents(text: string): { events: RawEvent[]; rest: string } 
 /**
  * openChangeStream follows a team's change stream with fetch (so a bearer
  * token works, which EventSource cannot send), reconnecting with
- * Last-Event-ID after a doubling backoff.
+ * Last-Event-ID after a doubling backoff. In a browser the stream closes
+ * while its page is left (pagehide: kept in the back/forward cache, say)
+ * and resumes when it is shown again.
  */
 export function openChangeStream(host: StreamHost, team: string, opts: SubscribeOptions = {}): ChangeSubscription {
   const min = opts.minBackoffMs ?? 500
@@ -172,16 +175,24 @@ export function openChangeStream(host: StreamHost, team: string, opts: Subscribe
     }
   }
 
+  // Closed while the page is left (back/forward cache included), then
+  // resumed with Last-Event-ID.
+  const gate = pageGate(false, () => abort?.abort())
+
   async function run(): Promise<void> {
     let wait = min
     while (!closed) {
+      await gate.wait()
+      if (closed) return
       const { connected, refused } = await once()
       if (closed) return
       if (refused) {
         closed = true
+        gate.dispose()
         opts.onError?.(refused)
         return
       }
+      if (gate.paused()) continue
       if (connected) wait = min
       await new Promise<void>((resolve) => {
         retryTimer = setTimeout(resolve, wait)
@@ -200,6 +211,7 @@ export function openChangeStream(host: StreamHost, team: string, opts: Subscribe
     },
     close() {
       closed = true
+      gate.dispose()
       if (retryTimer) clearTimeout(retryTimer)
       abort?.abort()
     },

@@ -1,5 +1,6 @@
 import { parseEvents } from './changes'
 import { errorFromResponse, type KitError } from './errors'
+import { pageGate } from './lifecycle'
 
 /** PresenceViewer is another user of the team who has the collection open. */
 export interface PresenceViewer {
@@ -61,7 +62,9 @@ export interface PresenceHost {
  * fetch, so a bearer token works): while it is open the caller is present
  * at the collection (and record), and every `presence` event reports the
  * others. A broken stream reconnects after a doubling backoff; a 429 (too
- * many streams) waits the same way; other 4xx answers stop it.
+ * many streams) waits the same way; other 4xx answers stop it. In a
+ * browser the stream closes while its tab is hidden or its page left (the
+ * user is not viewing then) and opens again when it shows.
  */
 export function openPresenceStream(host: PresenceHost, team: string, opts: PresenceOptions): PresenceSubscription {
   const min = opts.minBackoffMs ?? 500
@@ -120,16 +123,23 @@ export function openPresenceStream(host: PresenceHost, team: string, opts: Prese
     }
   }
 
+  // Closed while the tab is hidden or the page left: nobody is viewing.
+  const gate = pageGate(true, () => abort?.abort())
+
   async function run(): Promise<void> {
     let wait = min
     while (!closed) {
+      await gate.wait()
+      if (closed) return
       const { connected, refused } = await once()
       if (closed) return
       if (refused) {
         closed = true
+        gate.dispose()
         opts.onError?.(refused)
         return
       }
+      if (gate.paused()) continue
       if (connected) wait = min
       await new Promise<void>((resolve) => {
         retryTimer = setTimeout(resolve, wait)
@@ -145,6 +155,7 @@ export function openPresenceStream(host: PresenceHost, team: string, opts: Prese
     },
     close() {
       closed = true
+      gate.dispose()
       if (retryTimer) clearTimeout(retryTimer)
       abort?.abort()
     },
