@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/collectionkit/kit/internal/testdb"
-	"github.com/collectionkit/kit/internal/testkit"
 	"github.com/collectionkit/kit/kit"
+	"github.com/collectionkit/kit/kittest"
 )
 
 // presenceURL is the presence channel of team in w, with query.
@@ -167,7 +167,7 @@ func TestPresenceRefusesBadRequestsBeforeOpening(t *testing.T) {
 				}
 			})
 		}
-		if n := testkit.SnapshotDiff(before, w.snapshot(t)); n != 0 {
+		if n := kittest.RowsChanged(before, w.snapshot(t)); n != 0 {
 			t.Errorf("got %d rows changed, want 0", n)
 		}
 		t.Run("no refused request left a presence behind", func(t *testing.T) {
