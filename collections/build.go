@@ -88,6 +88,7 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 		c.config.fillDerived(c)
 		findings = append(findings, checkManaged(c)...)
 		c.index()
+		findings = append(findings, checkFieldRenames(c)...)
 		for _, msg := range c.config.validate(c) {
 			findings = append(findings, Finding{File: c.file, Collection: c.name, Severity: SeverityError, Message: msg})
 		}
@@ -95,6 +96,8 @@ func build(defs []Definition, settings map[string]json.RawMessage, opts LoadOpti
 			findings = append(findings, Finding{File: c.file, Collection: c.name, Severity: SeverityError, Message: "cannot compile JSON Schema: " + err.Error()})
 		}
 	}
+
+	findings = append(findings, checkCollectionRenames(reg)...)
 
 	// Two collections at one apiPath would shadow each other's endpoints.
 	paths := map[string]*Collection{}

@@ -35,6 +35,12 @@ type Config struct {
 	// UseMetadata adds createdAt, updatedAt, createdBy and updatedBy to
 	// every record; nil means true.
 	UseMetadata *bool `json:"useMetadata,omitempty"`
+	// RenamedFrom is the collection's former registry key: schema sync
+	// renames the table kit stored under that key (its rows, indexes,
+	// search index and row counts) to this collection's, and ignores it
+	// once this collection is stored. Keep it as long as a database synced
+	// before the rename may meet it.
+	RenamedFrom string `json:"renamedFrom,omitempty"`
 	// Extra holds custom keys, kept as they were given.
 	Extra map[string]any `json:"-"`
 }

@@ -46,6 +46,13 @@ type FieldMeta struct {
 	Area string `json:"area,omitempty"`
 	// DisplayAs is a display hint for clients (runtime metadata).
 	DisplayAs string `json:"displayAs,omitempty"`
+	// RenamedFrom is the field's former name: schema sync renames the
+	// former column (with its values, indexes and keys) to this field's,
+	// and ignores it once the table has this field's column. Keep it in
+	// the schema as long as a database synced before the rename may meet
+	// it. It must not name a field the collection has now, and no two
+	// fields may be renamed from one name.
+	RenamedFrom string `json:"renamedFrom,omitempty"`
 }
 
 // Definition describes one collection: the Go form of a schema file, for

@@ -21,7 +21,7 @@
 // string, text, number, decimal, boolean, date, json, repeater, array,
 // image, file), an optional "meta" object (required, label, default,
 // precision, scale, unique, uniqueIgnoreCase, index, integer, area,
-// displayAs) and, on string fields, an optional "refTarget" naming the
+// displayAs, renamedFrom) and, on string fields, an optional "refTarget" naming the
 // collection it refers to:
 //
 //	{

@@ -265,6 +265,8 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			bad = json.Unmarshal(v, &m.Area) != nil
 		case "displayAs":
 			bad = json.Unmarshal(v, &m.DisplayAs) != nil
+		case "renamedFrom":
+			bad = json.Unmarshal(v, &m.RenamedFrom) != nil
 		case "precision", "scale":
 			d := json.NewDecoder(bytes.NewReader(v))
 			d.UseNumber()
@@ -294,7 +296,7 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			}
 			m.Default = x
 		default:
-			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs)", k))
+			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs, renamedFrom)", k))
 			continue
 		}
 		if bad {

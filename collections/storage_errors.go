@@ -3,6 +3,7 @@ package collections
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The errors of storing records under a collection's schema rules: a
@@ -12,23 +13,33 @@ import (
 
 // ErrSchemaDrift is matched by every *DriftError: a stored collection
 // table no longer matches its definition in a way schema sync will not fix
-// by itself (a field was removed or changed its type, or its stored values
-// stand against a new setting of the field).
+// by itself (a field changed to a type its stored values cannot take, a
+// rename names a column the table lacks, or stored values stand against a
+// new setting of the field).
 var ErrSchemaDrift = errors.New("schema drift")
 
-// DriftError reports a schema drift (errors.Is ErrSchemaDrift): the stored
-// table of Collection still has a column for Field of type OldType, and the
-// definition now wants NewType, or no such field at all.
+// DriftError reports a schema drift (errors.Is ErrSchemaDrift): a change
+// of Collection's Field that schema sync refuses, having changed nothing.
+// Which change it is follows from the properties set:
+//
+//   - Setting: the stored values stand against a new setting of the field
+//     (Conflict quotes some of them); OldType and NewType are equal.
+//   - RenamedFrom: the field is renamed from a column the stored table
+//     lacks, and it lacks the field's own column too.
+//   - Rows > 0: the field changes type from OldType to NewType, and Rows
+//     of the Total stored values cannot take the new type (Sample shows
+//     some of them).
+//   - otherwise: kit has no in-place conversion from OldType to NewType.
 type DriftError struct {
 	// Collection is the collection's registry key (shopProducts).
 	Collection string
 	// Field is the field's name in the schema (or the column's, for a
 	// column kit did not record).
 	Field string
-	// OldType is the stored column's type label.
+	// OldType is the stored column's type label ("string", "integer",
+	// "decimal(10,2)", ...).
 	OldType string
-	// NewType is the definition's type label; "" when the field was
-	// removed from the schema.
+	// NewType is the definition's type label.
 	NewType string
 	// Setting, when not empty, names a field setting that the stored rows
 	// stand against ("meta.uniqueIgnoreCase"); the field's type did not
@@ -38,18 +49,53 @@ type DriftError struct {
 	// Conflict is a sample of the stored values that keep Setting from
 	// being applied, quoted and comma-separated.
 	Conflict string
+	// RenamedFrom is the field's meta.renamedFrom when the rename cannot
+	// be made: the table has no column of that name, nor one of the
+	// field's.
+	RenamedFrom string
+	// Rows is how many stored values of the field cannot take NewType.
+	Rows int
+	// Total is how many non-null values the field has stored.
+	Total int
+	// Sample lists some of those values (at most five, by record id).
+	Sample []DriftValue
 }
 
-// Error names collection, field and types (or the setting and the values
-// in its way) and says how to proceed.
+// DriftValue is one stored value that a type change cannot take.
+type DriftValue struct {
+	// ID is the record's id.
+	ID string `json:"id"`
+	// Value is the stored value as the old type reads it, in JSON.
+	Value string `json:"value"`
+	// Problem is why the new type does not take it ("must be a date
+	// (RFC 3339 like 2026-01-02T15:04:05Z, or YYYY-MM-DD)").
+	Problem string `json:"problem"`
+}
+
+// Error names collection and field, says what cannot be done and why,
+// and how to proceed.
 func (e *DriftError) Error() string {
-	if e.Setting != "" {
+	switch {
+	case e.Setting != "":
 		return fmt.Sprintf("schema drift: %s.%s (%s) cannot take %s: stored values collide under it (%s); make them distinct, then sync again", e.Collection, e.Field, e.NewType, e.Setting, e.Conflict)
+	case e.RenamedFrom != "":
+		return fmt.Sprintf("schema drift: %s.%s is renamed from %s, but the stored table has neither a column for %s nor one for %s; correct or remove meta.renamedFrom", e.Collection, e.Field, e.RenamedFrom, e.RenamedFrom, e.Field)
+	case e.Rows > 0:
+		var b strings.Builder
+		fmt.Fprintf(&b, "schema drift: %s.%s cannot change type from %s to %s: %d of %d stored values do not convert (", e.Collection, e.Field, e.OldType, e.NewType, e.Rows, e.Total)
+		for i, v := range e.Sample {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			fmt.Fprintf(&b, "record %s: %s %s", v.ID, v.Value, v.Problem)
+		}
+		if len(e.Sample) < e.Rows {
+			b.WriteString("; ...")
+		}
+		b.WriteString("); change or clear them, then sync again")
+		return b.String()
 	}
-	if e.NewType == "" {
-		return fmt.Sprintf("schema drift: %s.%s (%s) was removed from the schema but its column is still in the table; restore the field or allow destructive changes (which drop the column and its data)", e.Collection, e.Field, e.OldType)
-	}
-	return fmt.Sprintf("schema drift: %s.%s changed type from %s to %s; migrate the data or allow destructive changes", e.Collection, e.Field, e.OldType, e.NewType)
+	return fmt.Sprintf("schema drift: %s.%s changed type from %s to %s, which kit cannot convert in place; keep the old type, or add a field of the new type, copy the values and remove the old field", e.Collection, e.Field, e.OldType, e.NewType)
 }
 
 // Unwrap returns ErrSchemaDrift, so errors.Is(err, ErrSchemaDrift) matches.

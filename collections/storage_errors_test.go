@@ -58,12 +58,19 @@ func TestDriftErrorNamesTheChange(t *testing.T) {
 		err  *collections.DriftError
 		want string
 	}{
-		{"a changed type names both types",
-			&collections.DriftError{Collection: "shopProducts", Field: "price", OldType: "double", NewType: "decimal(10,2)"},
-			"schema drift: shopProducts.price changed type from double to decimal(10,2); migrate the data or allow destructive changes"},
-		{"a removed field names its old type",
-			&collections.DriftError{Collection: "shopProducts", Field: "color", OldType: "text"},
-			"schema drift: shopProducts.color (text) was removed from the schema but its column is still in the table; restore the field or allow destructive changes (which drop the column and its data)"},
+		{"a type change kit cannot make names both types and the way out",
+			&collections.DriftError{Collection: "shopProducts", Field: "specs", OldType: "string", NewType: "json"},
+			"schema drift: shopProducts.specs changed type from string to json, which kit cannot convert in place; keep the old type, or add a field of the new type, copy the values and remove the old field"},
+		{"a type change the stored values cannot take counts and samples them",
+			&collections.DriftError{Collection: "shopProducts", Field: "releasedAt", OldType: "string", NewType: "date", Rows: 7, Total: 9,
+				Sample: []collections.DriftValue{{ID: "r1", Value: `"soon"`, Problem: "must be a date"}, {ID: "r2", Value: `"later"`, Problem: "must be a date"}}},
+			`schema drift: shopProducts.releasedAt cannot change type from string to date: 7 of 9 stored values do not convert (record r1: "soon" must be a date; record r2: "later" must be a date; ...); change or clear them, then sync again`},
+		{"a rename of a missing column names both names",
+			&collections.DriftError{Collection: "shopProducts", Field: "code", NewType: "string", RenamedFrom: "skuu"},
+			"schema drift: shopProducts.code is renamed from skuu, but the stored table has neither a column for skuu nor one for code; correct or remove meta.renamedFrom"},
+		{"stored values against a setting quote them",
+			&collections.DriftError{Collection: "shopProducts", Field: "sku", OldType: "string", NewType: "string", Setting: "meta.uniqueIgnoreCase", Conflict: `"A", "a"`},
+			`schema drift: shopProducts.sku (string) cannot take meta.uniqueIgnoreCase: stored values collide under it ("A", "a"); make them distinct, then sync again`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
