@@ -63,8 +63,13 @@ const (
 )
 
 // DriftError names the collection, field and types of a schema drift
-// (errors.Is ErrSchemaDrift).
+// (errors.Is ErrSchemaDrift), and for a type change the stored values do
+// not take, how many and some of them.
 type DriftError = collections.DriftError
+
+// DriftValue is one stored value a type change cannot take (see
+// DriftError.Sample).
+type DriftValue = collections.DriftValue
 
 // Error is an error with an HTTP status and a public message, for host
 // code and add-ons that answer through kit's error shape.

@@ -173,7 +173,8 @@ func testIntegerNumbersSync(t *testing.T, e testdb.Engine) {
 		if err == nil {
 			k2.Close()
 		}
-		wantDrift(t, err, kit.DriftError{Collection: productsKey, Field: "stock", OldType: "number", NewType: "integer"})
+		wantDrift(t, err, kit.DriftError{Collection: productsKey, Field: "stock", OldType: "number", NewType: "integer", Rows: 1, Total: 1,
+			Sample: []kit.DriftValue{{ID: rec["id"].(string), Value: "2.5", Problem: "must be a whole number between -9007199254740992 and 9007199254740992 (2^53)"}}})
 
 		k3 := mustOpenOn(t, open(), categoriesDef(), syncProducts(plain))
 		if _, types3 := columnInfo(t, k3, productsTable); !slices.Equal(types3, types1) {

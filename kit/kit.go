@@ -65,9 +65,14 @@ type Config struct {
 	// Collections overrides collection settings in Go, keyed by collection
 	// name or registry key, over kit.config.json.
 	Collections map[string]collections.Config
-	// AllowDestructiveSchemaChanges lets schema sync drop the columns of
-	// removed fields and recreate columns whose type changed. Off, such a
-	// change fails with ErrSchemaDrift.
+	// AllowDestructiveSchemaChanges lets schema sync drop the columns it
+	// keeps for fields removed from their schemas, with their values
+	// (each drop is logged as a warning with the number of values lost),
+	// as `kit migrate apply --drop` does. Off, such columns stay: reads
+	// and writes ignore them, and a field that comes back takes its column
+	// again. Nothing else is destructive: a type change converts the
+	// stored values or fails with ErrSchemaDrift, changing nothing (see
+	// docs/schema-changes.md).
 	AllowDestructiveSchemaChanges bool
 
 	// Limits bounds list requests; zero fields take the defaults of
@@ -299,7 +304,7 @@ func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
 		return err
 	}
 	prev := k.reg.Swap(reg)
-	if err := k.store.Sync(ctx, reg, store.SyncOptions{Destructive: k.cfg.AllowDestructiveSchemaChanges}); err != nil {
+	if err := k.store.Sync(ctx, reg, store.SyncOptions{Drop: k.cfg.AllowDestructiveSchemaChanges}); err != nil {
 		k.reg.Store(prev)
 		return fmt.Errorf("kit: schema sync: %w", err)
 	}

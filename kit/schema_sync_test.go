@@ -3,6 +3,7 @@ package kit_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -135,7 +136,7 @@ func wantDrift(t *testing.T, err error, want kit.DriftError) {
 	if !errors.As(err, &de) {
 		t.Fatalf("kit.New: got %v (%T), want a *kit.DriftError", err, err)
 	}
-	if *de != want {
+	if !reflect.DeepEqual(*de, want) {
 		t.Errorf("drift: got %+v, want %+v", *de, want)
 	}
 	for _, s := range []string{want.Collection, want.Field, want.OldType, want.NewType} {
@@ -294,14 +295,14 @@ func testSchemaSync(t *testing.T, e testdb.Engine) {
 		changed collections.Definition
 		want    kit.DriftError
 	}{
-		{"removing a field is a drift naming it", withoutField(syncProducts(), "salePrice"),
-			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)"}},
-		{"changing a field's type is a drift naming both types", withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeNumber}),
-			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)", NewType: "number"}},
-		{"changing a decimal's precision is a drift", withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 12, Scale: 2}}),
-			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)", NewType: "decimal(12,2)"}},
-		{"changing text to json is a drift", withField(syncProducts(), collections.Field{Name: "title", Type: collections.TypeJSON}),
+		{"changing text to json is a drift naming both types", withField(syncProducts(), collections.Field{Name: "title", Type: collections.TypeJSON}),
 			kit.DriftError{Collection: productsKey, Field: "title", OldType: "string", NewType: "json"}},
+		{"narrowing a decimal's scale below a stored value is a drift sampling it", withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeDecimal, Meta: collections.FieldMeta{Precision: 10, Scale: 1}}),
+			kit.DriftError{Collection: productsKey, Field: "salePrice", OldType: "decimal(10,2)", NewType: "decimal(10,1)", Rows: 1, Total: 1,
+				Sample: []kit.DriftValue{{ID: "<id>", Value: `"9.99"`, Problem: "must have at most 1 digit(s) after the point"}}}},
+		{"changing a string to a date it does not parse as is a drift sampling it", withField(syncProducts(), collections.Field{Name: "title", Type: collections.TypeDate}),
+			kit.DriftError{Collection: productsKey, Field: "title", OldType: "string", NewType: "date", Rows: 1, Total: 1,
+				Sample: []kit.DriftValue{{ID: "<id>", Value: `"before"`, Problem: "must be a date (RFC 3339 like 2026-01-02T15:04:05Z, or YYYY-MM-DD)"}}}},
 	}
 	for _, tc := range driftCases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -317,6 +318,9 @@ func testSchemaSync(t *testing.T, e testdb.Engine) {
 			k2, err := openOn(open(), false, categoriesDef(), tc.changed)
 			if err == nil {
 				k2.Close()
+			}
+			for i := range tc.want.Sample {
+				tc.want.Sample[i].ID = rec["id"].(string)
 			}
 			wantDrift(t, err, tc.want)
 
@@ -352,11 +356,11 @@ func testSchemaSync(t *testing.T, e testdb.Engine) {
 					t.Errorf("record: got %v, want title kept and no salePrice", got)
 				}
 			}},
-		{"with destructive changes allowed a changed type gets a fresh column",
+		{"with destructive changes allowed a changed type still converts its values",
 			syncProducts(), nil, withField(syncProducts(), collections.Field{Name: "salePrice", Type: collections.TypeNumber}),
 			func(t *testing.T, k *kit.Kit, id string) {
-				if got := mustGet(t, k, productsKey, aliceA, id); got["salePrice"] != nil {
-					t.Errorf("salePrice after recreation: got %#v, want nil", got["salePrice"])
+				if got := mustGet(t, k, productsKey, aliceA, id); got["salePrice"] != 9.99 {
+					t.Errorf("salePrice after conversion: got %#v, want 9.99", got["salePrice"])
 				}
 				rec := mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "n", "salePrice": 2.5})
 				if got := mustGet(t, k, productsKey, aliceA, rec["id"].(string)); got["salePrice"] != 2.5 {
@@ -370,12 +374,14 @@ func testSchemaSync(t *testing.T, e testdb.Engine) {
 					t.Errorf("columns: got %v, want code dropped", columns(t, k, productsTable))
 				}
 			}},
-		{"with destructive changes allowed a unique field can change type",
-			syncProducts(codeField), map[string]any{"code": "C-1"}, syncProducts(collections.Field{Name: "code", Type: collections.TypeNumber, Meta: collections.FieldMeta{Unique: true}}),
+		{"a unique field can change type and stays unique",
+			syncProducts(codeField), map[string]any{"code": "C-1"}, syncProducts(collections.Field{Name: "code", Type: collections.TypeText, Meta: collections.FieldMeta{Unique: true}}),
 			func(t *testing.T, k *kit.Kit, id string) {
-				mustCreate(t, k, productsKey, aliceA, map[string]any{"title": "a", "code": 7})
-				if _, err := k.Records(productsKey).Create(context.Background(), aliceA, map[string]any{"title": "b", "code": 7}); kit.StatusOf(err) != 409 {
-					t.Errorf("unique after recreation: got %v, want 409", err)
+				if got := mustGet(t, k, productsKey, aliceA, id); got["code"] != "C-1" {
+					t.Errorf("code after conversion: got %#v, want C-1", got["code"])
+				}
+				if _, err := k.Records(productsKey).Create(context.Background(), aliceA, map[string]any{"title": "b", "code": "C-1"}); kit.StatusOf(err) != 409 {
+					t.Errorf("unique after conversion: got %v, want 409", err)
 				}
 			}},
 		{"with destructive changes allowed a reference field can be removed",

@@ -101,6 +101,25 @@ type sqlDialect interface {
 	// rows to be counted in sync's transaction.
 	countsDDL(table string) []string
 
+	// retypeColumnSQL empties the column col of table as type typ (def
+	// being the column's whole definition), so that its values can be
+	// written anew as that type: indexes on col must be dropped first.
+	retypeColumnSQL(table, col, typ, def string) []string
+	// renameIndexSQL gives index from the name to; an engine that cannot
+	// rename an index drops it, and sync creates it again under its new
+	// name.
+	renameIndexSQL(from, to string) string
+	// freeColumnQuery reads (arguments: table, column, table) the declared
+	// type of a column that has a constraint that would refuse rows
+	// without a value (NOT NULL, a reference clause), no row when it has
+	// none; "" when freeColumnSQL needs no such read.
+	freeColumnQuery() string
+	// freeColumnSQL frees col, a column of table kept for a removed field,
+	// of its NOT NULL and its reference (fk names the constraint where
+	// references are named constraints; declType is what freeColumnQuery
+	// read), keeping its values, so that writes that leave it out work.
+	freeColumnSQL(table, col, fk, declType string) []string
+
 	// lockSQL takes a lock named by its argument (an advisory key) until
 	// the transaction ends; "" when the engine's writes are serialized
 	// already.

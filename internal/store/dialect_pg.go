@@ -158,3 +158,23 @@ func (pgDialect) countsDDL(table string) []string {
 		"LOCK TABLE " + quote(table) + " IN SHARE MODE",
 	}
 }
+
+// retypeColumnSQL changes the type in place, every value null.
+func (pgDialect) retypeColumnSQL(table, col, typ, _ string) []string {
+	return []string{"ALTER TABLE " + quote(table) + " ALTER COLUMN " + quote(col) + " TYPE " + typ + " USING NULL"}
+}
+
+func (pgDialect) renameIndexSQL(from, to string) string {
+	return "ALTER INDEX " + quote(from) + " RENAME TO " + quote(to)
+}
+
+// freeColumnQuery: freeColumnSQL's statements change nothing where there
+// is nothing to drop.
+func (pgDialect) freeColumnQuery() string { return "" }
+
+func (pgDialect) freeColumnSQL(table, col, fk, _ string) []string {
+	return []string{
+		"ALTER TABLE " + quote(table) + " ALTER COLUMN " + quote(col) + " DROP NOT NULL",
+		"ALTER TABLE " + quote(table) + " DROP CONSTRAINT IF EXISTS " + quote(fk),
+	}
+}

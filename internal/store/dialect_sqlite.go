@@ -179,3 +179,38 @@ func (sqliteDialect) countsDDL(string) []string {
 	return []string{`CREATE TABLE IF NOT EXISTS kit_row_counts (table_name TEXT NOT NULL, team_id TEXT NOT NULL,
 	n INTEGER NOT NULL, gen INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (table_name, team_id)) WITHOUT ROWID`}
 }
+
+// retypeColumnSQL makes the column again: SQLite cannot change a column's
+// declared type, which decides how it stores values (its affinity).
+func (sqliteDialect) retypeColumnSQL(table, col, _, def string) []string {
+	return []string{
+		"ALTER TABLE " + quote(table) + " DROP COLUMN " + quote(col),
+		"ALTER TABLE " + quote(table) + " ADD COLUMN " + def,
+	}
+}
+
+// renameIndexSQL drops the index: SQLite cannot rename one.
+func (sqliteDialect) renameIndexSQL(from, _ string) string {
+	return "DROP INDEX IF EXISTS " + quote(from)
+}
+
+func (sqliteDialect) freeColumnQuery() string {
+	return `SELECT type FROM pragma_table_info(?) WHERE name = ? AND ("notnull" = 1 OR name IN (SELECT "from" FROM pragma_foreign_key_list(?)))`
+}
+
+// freeColumnSQL copies the column to a new one of the same declared type
+// without constraints, which takes its name: SQLite cannot drop a
+// column's constraints. (Its indexes must be dropped first.)
+func (sqliteDialect) freeColumnSQL(table, col, _, declType string) []string {
+	t, tmp := quote(table), quote(freedColumn)
+	return []string{
+		"ALTER TABLE " + t + " ADD COLUMN " + tmp + " " + declType,
+		"UPDATE " + t + " SET " + tmp + " = " + quote(col),
+		"ALTER TABLE " + t + " DROP COLUMN " + quote(col),
+		"ALTER TABLE " + t + " RENAME COLUMN " + tmp + " TO " + quote(col),
+	}
+}
+
+// freedColumn is the name freeColumnSQL copies a column to on SQLite; no
+// field's column has two underscores in a row.
+const freedColumn = "kit__freed"

@@ -40,7 +40,7 @@ func syncProducts(t *testing.T, db *bun.DB, fields ...collections.Field) (*store
 		t.Fatal(err)
 	}
 	// Destructive: a test that removes a field means it.
-	if err := s.Sync(t.Context(), reg, store.SyncOptions{Destructive: true}); err != nil {
+	if err := s.Sync(t.Context(), reg, store.SyncOptions{Drop: true}); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := reg.Get("shopProducts")

@@ -291,21 +291,21 @@ func TestStoreRecordsOnEveryEngine(t *testing.T) {
 			}
 		})
 
-		t.Run("a removed field is a drift naming the field, not its column", func(t *testing.T) {
+		t.Run("a removed field's column is kept, the change naming the field, not its column", func(t *testing.T) {
 			defs := storeDefs()
 			defs[1].Fields = slices.DeleteFunc(defs[1].Fields, func(fl collections.Field) bool { return fl.Name == "publishedAt" })
 			reg, _, err := collections.Build(defs, collections.LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = store.New(f.db, func() *collections.Registry { return reg }).Sync(ctx, reg, store.SyncOptions{})
-			var de *store.DriftError
-			if !errors.As(err, &de) || !errors.Is(err, store.ErrSchemaDrift) {
-				t.Fatalf("Sync: got %v, want a DriftError", err)
+			var got []store.SchemaChange
+			opts := store.SyncOptions{DryRun: true, Changes: func(ch store.SchemaChange) { got = append(got, ch) }}
+			if err := store.New(f.db, func() *collections.Registry { return reg }).Sync(ctx, reg, opts); err != nil {
+				t.Fatalf("Sync: %v", err)
 			}
-			want := store.DriftError{Collection: "shopProducts", Field: "publishedAt", OldType: "date"}
-			if *de != want {
-				t.Errorf("drift: got %+v, want %+v", *de, want)
+			want := []store.SchemaChange{{Collection: "shopProducts", Table: "shop_products", Kind: store.SchemaKeep, Field: "publishedAt", Values: 1}}
+			if !slices.Equal(got, want) {
+				t.Errorf("changes: got %+v, want %+v", got, want)
 			}
 		})
 	})

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -27,10 +26,21 @@ type DriftError = collections.DriftError
 
 // SyncOptions configures [Store.Sync].
 type SyncOptions struct {
-	// Destructive lets sync drop removed fields' columns and recreate
-	// columns whose type changed (their data is lost).
-	Destructive bool
+	// Drop drops the columns sync keeps for fields removed from their
+	// schemas (see evolve.go), with their values. Off, they stay, and
+	// reads and writes ignore them.
+	Drop bool
+	// DryRun runs the sync in a transaction that is rolled back: it
+	// changes nothing, and Changes (and the Store's query observer and
+	// hook) see what it would do.
+	DryRun bool
+	// Changes, when not nil, is called with each change sync makes, in
+	// order, in its transaction.
+	Changes func(SchemaChange)
 }
+
+// errDryRun rolls back a dry run's transaction.
+var errDryRun = errors.New("store: dry run")
 
 // storedCollection is the kit_collections row: the normalized definition
 // a table was last synced to.
@@ -86,6 +96,17 @@ type tableDef struct {
 	// Counted is the layout of the table's row counts (countFormat, see
 	// counts.go); 0 for a table synced before kit kept them.
 	Counted int `json:"counted,omitempty"`
+	// Kept lists the columns kept for fields removed from the schema (see
+	// evolve.go). The definition's hash leaves them out: it is the hash of
+	// what the collection wants.
+	Kept []columnDef `json:"kept,omitempty"`
+}
+
+// definitionHash is the hash of td as kit_collections records it.
+func definitionHash(td tableDef) string {
+	b, _ := json.Marshal(td)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // searchFormat is the current tableDef.SearchFormat.
@@ -184,11 +205,17 @@ func indexName(prefix, table, suffix string) string {
 
 // Sync brings the tables of every stored (non-external) collection in reg
 // in line with its definition, in one transaction that also serializes
-// concurrent syncs (SQLite's write lock; a PostgreSQL advisory lock). It is
-// idempotent: an unchanged collection costs one read (and on PostgreSQL the
-// whole sync one more, for triggers that name a renamed schema).
+// concurrent syncs (SQLite's write lock; a PostgreSQL advisory lock). It
+// plans every table first and, when a change cannot be made (a type the
+// stored values cannot take, a rename of a missing column), returns every
+// such *DriftError, joined, having changed nothing (a dry run applies the
+// other collections' plans before it rolls back). It keeps the columns
+// of removed fields unless opts.Drop (see evolve.go). It is idempotent:
+// an unchanged collection costs one read (and on PostgreSQL the whole
+// sync one more, for triggers that name a renamed schema).
 func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOptions) error {
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	var dryRefused error
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if lock := s.dialect.lockSQL(); lock != "" {
 			if _, err := s.execOnce(ctx, tx, lock, advisoryKey("kit:schema-sync")); err != nil {
 				return fmt.Errorf("store: schema lock: %w", err)
@@ -201,12 +228,13 @@ func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOp
 		if err != nil {
 			return err
 		}
+		plans, refused, err := s.planSync(ctx, tx, reg, opts, stale)
+		if err != nil || refused != nil && !opts.DryRun {
+			return errors.Join(err, refused)
+		}
 		var pendingFKs []func() error
-		for _, c := range reg.All() {
-			if c.External() {
-				continue
-			}
-			fk, err := s.syncOne(ctx, tx, c, opts, stale[c.Table()])
+		for _, p := range plans {
+			fk, err := s.syncOne(ctx, tx, p, opts)
 			if err != nil {
 				return err
 			}
@@ -217,8 +245,18 @@ func (s *Store) Sync(ctx context.Context, reg *collections.Registry, opts SyncOp
 				return err
 			}
 		}
+		if opts.DryRun {
+			// A dry run goes on past the refused collections, so that
+			// Changes sees what the others would do, and reports them.
+			dryRefused = refused
+			return errDryRun
+		}
 		return nil
 	})
+	if opts.DryRun && errors.Is(err, errDryRun) {
+		return dryRefused
+	}
+	return err
 }
 
 // advisoryKey maps a lock name to a PostgreSQL advisory lock key.
@@ -231,33 +269,16 @@ func advisoryKey(name string) int64 {
 	return k
 }
 
-// syncOne brings c's table in line with its definition; unless force, an
-// unchanged definition costs one read.
-func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collection, opts SyncOptions, force bool) ([]func() error, error) {
-	want := definitionOf(c)
-	wantJSON, _ := json.Marshal(want)
-	sum := sha256.Sum256(wantJSON)
-	hash := hex.EncodeToString(sum[:])
-
-	have, same, err := s.storedDefinition(ctx, tx, c, hash)
-	if err != nil || same && !force {
-		return nil, err
-	}
-	exists, err := s.tableExists(ctx, tx, c.Table())
-	if err != nil {
-		return nil, err
-	}
+// syncOne applies p, the plan of one table.
+func (s *Store) syncOne(ctx context.Context, tx bun.Tx, p *tablePlan, opts SyncOptions) ([]func() error, error) {
+	c, want := p.c, p.want
 	var fks []func() error
-	if !exists {
+	var err error
+	if !p.exists {
 		fks, err = s.createTable(ctx, tx, c)
+		s.note(ctx, opts, c, SchemaChange{Kind: SchemaCreate})
 	} else {
-		if have == nil {
-			// A table kit did not record: read its columns, trust nothing.
-			if have, err = s.unrecordedTable(ctx, tx, c); err != nil {
-				return nil, err
-			}
-		}
-		fks, err = s.changeTable(ctx, tx, c, *have, want, opts)
+		fks, err = s.changeTable(ctx, tx, p, opts)
 	}
 	if err != nil {
 		return nil, err
@@ -267,10 +288,10 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 			return nil, err
 		}
 	}
-	if err := s.syncSearch(ctx, tx, c, have, want); err != nil {
+	if err := s.syncSearch(ctx, tx, c, p.have, want); err != nil {
 		return nil, err
 	}
-	if !exists || !hasCounts(have) {
+	if !p.exists || !hasCounts(p.have) {
 		err = s.syncCounts(ctx, tx, c)
 	} else {
 		err = s.touchTable(ctx, tx, c)
@@ -278,19 +299,23 @@ func (s *Store) syncOne(ctx context.Context, tx bun.Tx, c *collections.Collectio
 	if err != nil {
 		return nil, err
 	}
+	stored := want
+	stored.Kept = p.kept
+	storedJSON, _ := json.Marshal(stored)
 	if _, err := s.execOnce(ctx, tx, "INSERT INTO kit_collections (key, table_name, definition, hash, updated_at) VALUES (?, ?, ?, ?, ?)"+
 		" ON CONFLICT (key) DO UPDATE SET table_name = EXCLUDED.table_name, definition = EXCLUDED.definition, hash = EXCLUDED.hash, updated_at = EXCLUDED.updated_at",
-		c.Key(), c.Table(), string(wantJSON), hash, time.Now().UTC()); err != nil {
+		c.Key(), c.Table(), string(storedJSON), p.hash, time.Now().UTC()); err != nil {
 		return nil, fmt.Errorf("store: write kit_collections: %w", err)
 	}
 	return fks, nil
 }
 
-// storedDefinition reads the definition kit recorded for c (nil when
-// none) and reports whether its hash is hash: the table is as c wants it.
-func (s *Store) storedDefinition(ctx context.Context, tx bun.Tx, c *collections.Collection, hash string) (*tableDef, bool, error) {
+// storedDefinition reads the definition kit recorded under key (nil when
+// none) and reports whether its hash is hash: the table is as the
+// collection wants it.
+func (s *Store) storedDefinition(ctx context.Context, tx bun.Tx, key, hash string) (*tableDef, bool, error) {
 	var row storedCollection
-	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", c.Key()).Scan(&row.Definition, &row.Hash)
+	err := s.queryRowOnce(ctx, tx, "SELECT definition, hash FROM kit_collections WHERE key = ?", key).Scan(&row.Definition, &row.Hash)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, false, nil
@@ -299,7 +324,7 @@ func (s *Store) storedDefinition(ctx context.Context, tx bun.Tx, c *collections.
 	}
 	var td tableDef
 	if err := json.Unmarshal([]byte(row.Definition), &td); err != nil {
-		return nil, false, fmt.Errorf("store: kit_collections row %s: %w", c.Key(), err)
+		return nil, false, fmt.Errorf("store: kit_collections row %s: %w", key, err)
 	}
 	return &td, row.Hash == hash, nil
 }
@@ -323,33 +348,6 @@ func (s *Store) unrecordedTable(ctx context.Context, tx bun.Tx, c *collections.C
 		}
 	}
 	return have, nil
-}
-
-// changeTable brings c's existing table from have to want: its columns,
-// sort and unique keys and managed columns; it returns the foreign keys
-// to add once every table exists.
-func (s *Store) changeTable(ctx context.Context, tx bun.Tx, c *collections.Collection, have, want tableDef, opts SyncOptions) ([]func() error, error) {
-	if !slices.Equal(have.Search, want.Search) {
-		// The search triggers name the searched columns: drop them before
-		// a column changes; syncSearch builds them again.
-		if err := s.dropSearch(ctx, tx, c.Table()); err != nil {
-			return nil, err
-		}
-	}
-	fks, err := s.alterTable(ctx, tx, c, have, want, opts)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.syncSortKeys(ctx, tx, c, have); err != nil {
-		return nil, err
-	}
-	if err := s.syncUniqueKeys(ctx, tx, c, have); err != nil {
-		return nil, err
-	}
-	if err := s.backfillManaged(ctx, tx, c, have); err != nil {
-		return nil, err
-	}
-	return fks, nil
 }
 
 func (s *Store) tableExists(ctx context.Context, tx bun.Tx, table string) (bool, error) {
@@ -450,58 +448,6 @@ func (s *Store) pgForeignKey(ctx context.Context, tx bun.Tx, c *collections.Coll
 	}
 }
 
-func (s *Store) alterTable(ctx context.Context, tx bun.Tx, c *collections.Collection, have, want tableDef, opts SyncOptions) ([]func() error, error) {
-	haveCols := map[string]columnDef{}
-	for _, col := range have.Columns {
-		haveCols[col.Name] = col
-	}
-	wantCols := map[string]bool{}
-	var fks []func() error
-	for _, a := range c.Attributes() {
-		wantCols[a.Column] = true
-		old, ok := haveCols[a.Column]
-		label := typeLabel(a)
-		if ok && (old.Type == label || old.Type == "unknown") {
-			continue
-		}
-		if ok && isNumberLabel(old.Type) && isNumberLabel(label) {
-			converted, err := s.retypeNumber(ctx, tx, c, a, label)
-			if err != nil {
-				return nil, err
-			}
-			if converted {
-				continue
-			}
-		}
-		if ok {
-			if !opts.Destructive {
-				return nil, &DriftError{Collection: c.Key(), Field: a.Name, OldType: old.Type, NewType: label}
-			}
-			if err := s.dropColumn(ctx, tx, c.Table(), a.Column, have); err != nil {
-				return nil, err
-			}
-		}
-		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(c.Table())+" ADD COLUMN "+s.columnSQL(c, a, false)); err != nil {
-			return nil, fmt.Errorf("store: add column %s.%s: %w", c.Table(), a.Column, err)
-		}
-		if s.has(featLateForeignKeys) && a.Field != nil && a.Field.RefTarget != "" {
-			fks = append(fks, s.pgForeignKey(ctx, tx, c, a))
-		}
-	}
-	for _, old := range have.Columns {
-		if wantCols[old.Name] {
-			continue
-		}
-		if !opts.Destructive {
-			return nil, &DriftError{Collection: c.Key(), Field: old.fieldName(), OldType: old.Type}
-		}
-		if err := s.dropColumn(ctx, tx, c.Table(), old.Name, have); err != nil {
-			return nil, err
-		}
-	}
-	return fks, nil
-}
-
 // isNumberLabel reports whether a column type label is a number's, with or
 // without meta.integer.
 func isNumberLabel(label string) bool {
@@ -510,40 +456,24 @@ func isNumberLabel(label string) bool {
 
 // retypeNumber converts a's column in place between number and integer
 // (label, the new type), keeping its data: a whole number within 2^53 is
-// exact either way. It reports false, having changed nothing, when the
-// column holds a value that an integer field cannot take (a fraction, or a
-// magnitude past 2^53); sync then treats the change as drift. On SQLite the
-// column keeps its declared type (SQLite cannot change it in place) and
-// its values as they are stored, which kit reads either way; on PostgreSQL
-// it becomes BIGINT or DOUBLE PRECISION, its indexes rebuilt with it.
-func (s *Store) retypeNumber(ctx context.Context, tx bun.Tx, c *collections.Collection, a *collections.Attribute, label string) (bool, error) {
-	table, col := quote(c.Table()), quote(a.Column)
-	if label == integerLabel {
-		// A null matches neither test. trunc() is one of SQLite's optional
-		// math functions: there a value equal to its INTEGER cast is whole
-		// (and one past int64's range is not). PostgreSQL's cast would fail
-		// on such a value, so it truncates.
-		whole := s.dialect.wholeNumber(col)
-		var n int
-		q := fmt.Sprintf(`SELECT count(*) FROM %s WHERE %s <> %s OR abs(%s) > %d`, table, col, whole, col, int64(1<<53))
-		if err := s.queryRowOnce(ctx, tx, q).Scan(&n); err != nil {
-			return false, fmt.Errorf("store: check %s.%s for whole numbers: %w", c.Table(), a.Column, err)
-		}
-		if n > 0 {
-			return false, nil
-		}
-	}
+// exact either way, and planConversion has checked that every value is
+// one when the new type is integer. On SQLite the column keeps its
+// declared type (SQLite cannot change it in place) and its values as they
+// are stored, which kit reads either way; on PostgreSQL it becomes BIGINT
+// or DOUBLE PRECISION, its indexes rebuilt with it.
+func (s *Store) retypeNumber(ctx context.Context, tx bun.Tx, c *collections.Collection, a *collections.Attribute, label string) error {
 	if !s.has(featAlterColumnType) {
-		return true, nil
+		return nil
 	}
+	table, col := quote(c.Table()), quote(a.Column)
 	q := fmt.Sprintf(`ALTER TABLE %s ALTER COLUMN %s TYPE DOUBLE PRECISION`, table, col)
 	if label == integerLabel {
 		q = fmt.Sprintf(`ALTER TABLE %s ALTER COLUMN %s TYPE BIGINT USING %s::bigint`, table, col, col)
 	}
 	if _, err := s.execOnce(ctx, tx, q); err != nil {
-		return false, fmt.Errorf("store: change the type of %s.%s: %w", c.Table(), a.Column, err)
+		return fmt.Errorf("store: change the type of %s.%s: %w", c.Table(), a.Column, err)
 	}
-	return true, nil
+	return nil
 }
 
 func (s *Store) dropColumn(ctx context.Context, tx bun.Tx, table, column string, have tableDef) error {
