@@ -150,6 +150,9 @@ type Config struct {
 	Dev bool
 	// Logger receives kit's logs. Default slog.Default().
 	Logger *slog.Logger
+
+	// schemaRec, set by ApplySchema, records what schema sync does.
+	schemaRec *planRecorder
 }
 
 // Kit is an embeddable collection service: collections from schema files
@@ -168,7 +171,6 @@ type Kit struct {
 	regMu   sync.Mutex              // serializes Register
 	reg     atomic.Pointer[collections.Registry]
 	defs    []collections.Definition
-	fileFS  fs.FS
 	closed  atomic.Bool
 	hooksMu sync.RWMutex
 	txHooks []MutationTxFunc
@@ -197,7 +199,7 @@ type Kit struct {
 // a table that drifted from its definition is a *DriftError (errors.Is
 // ErrSchemaDrift). ctx bounds only the opening; the Kit outlives it.
 func Open(ctx context.Context, cfg Config) (*Kit, error) {
-	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits.WithDefaults(), fileFS: cfg.Schemas}
+	k := &Kit{cfg: cfg, logger: cfg.Logger, limits: cfg.Limits.WithDefaults()}
 	if k.logger == nil {
 		k.logger = slog.Default()
 	}
@@ -234,6 +236,9 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	k.store.ScanQueue = cfg.ScanQueue
 	k.store.TotalsCache = cfg.TotalsCache
 	k.store.SetQueryHook(cfg.QueryHook)
+	if cfg.schemaRec != nil {
+		k.store.ObserveQueries(cfg.schemaRec.observe)
+	}
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {
 		k.cfg.Directory = k.auth
@@ -291,20 +296,16 @@ func (k *Kit) migrate(ctx context.Context) error {
 
 // load builds the registry from the schema folder and defs and syncs it.
 func (k *Kit) load(ctx context.Context, defs []collections.Definition) error {
-	opts := collections.LoadOptions{DefaultLayer: k.cfg.DefaultLayer, Overrides: k.cfg.Collections}
-	var reg *collections.Registry
-	var warnings []collections.Finding
-	var err error
-	if k.fileFS != nil {
-		reg, warnings, err = collections.Load(k.fileFS, opts, defs...)
-	} else {
-		reg, warnings, err = collections.Build(defs, opts)
-	}
+	reg, warnings, err := loadRegistry(k.cfg, defs)
 	if err != nil {
 		return err
 	}
 	prev := k.reg.Swap(reg)
-	if err := k.store.Sync(ctx, reg, store.SyncOptions{Drop: k.cfg.AllowDestructiveSchemaChanges}); err != nil {
+	opts := store.SyncOptions{Drop: k.cfg.AllowDestructiveSchemaChanges}
+	if k.cfg.schemaRec != nil {
+		opts.Changes = k.cfg.schemaRec.addChange
+	}
+	if err := k.store.Sync(ctx, reg, opts); err != nil {
 		k.reg.Store(prev)
 		return fmt.Errorf("kit: schema sync: %w", err)
 	}
