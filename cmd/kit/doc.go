@@ -28,6 +28,8 @@
 //	token create           create an API token for a user and print it
 //	token revoke           revoke an API token by id
 //	events cleanup         delete audit events past retention (--dry-run: only print them)
+//	migrate plan           print the schema changes kit serve would make, with SQL
+//	migrate apply          make the pending schema changes (--drop: drop removed columns)
 //	help                   print this list, or a command's usage and flags
 //
 // --db is a SQLite file (default ./kit.db) or a postgres:// URL. Install with
@@ -70,6 +72,18 @@
 // waits up to 10 s for requests in flight, closes the database and exits
 // with status 0. --addr 127.0.0.1:0 picks a free port; the first line on
 // stdout that contains "serving" names the address.
+//
+// # Schema changes
+//
+// kit serve brings the tables in line with the schemas when it starts:
+// it renames the fields and collections renamed with renamedFrom,
+// converts fields whose type changed when every stored value converts,
+// and keeps the columns of removed fields. A change the stored data
+// cannot take stops it, changing nothing. kit migrate plan prints those
+// changes and their SQL for a database without making them (exit status
+// 1 when one would be refused); kit migrate apply makes them, and with
+// --drop also drops the kept columns and their values. See
+// docs/schema-changes.md.
 //
 // # Lint
 //

@@ -52,6 +52,8 @@ var commands = []command{
 	{"token create", "create an API token for a user and print it"},
 	{"token revoke", "revoke an API token by id"},
 	{"events cleanup", "delete audit events past retention (--dry-run: only print them)"},
+	{"migrate plan", "print the schema changes kit serve would make, with SQL"},
+	{"migrate apply", "make the pending schema changes (--drop: drop removed columns)"},
 	{"help", "print this list, or a command's usage and flags"},
 }
 
@@ -127,11 +129,12 @@ var topCommands = map[string]runner{
 	"gen": func(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		return runGen(args, stdout, stderr)
 	},
-	"team":   runTeam,
-	"user":   runUser,
-	"member": runMember,
-	"token":  runToken,
-	"events": runEvents,
+	"team":    runTeam,
+	"user":    runUser,
+	"member":  runMember,
+	"token":   runToken,
+	"events":  runEvents,
+	"migrate": runMigrate,
 }
 
 // commandFlags is the flag set of one command, with the usage it prints

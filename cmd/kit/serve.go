@@ -239,8 +239,13 @@ func schemasFolder(flagValue string, demo bool) (name string, schemas fs.FS, err
 }
 
 // startError explains why kit could not start on the schemas folder dir:
-// schema errors are listed one per line, as kit lint prints them.
+// schema errors are listed one per line, as kit lint prints them; a
+// schema change the stored data cannot take names the command that lists
+// every pending change.
 func startError(dir string, err error) error {
+	if errors.Is(err, kit.ErrSchemaDrift) {
+		return fmt.Errorf("%w\nkit serve applies the schema changes the stored data can take and refuses the rest, changing nothing; kit migrate plan (with the same --schemas and --db) lists every pending change", err)
+	}
 	var lerr *collections.LoadError
 	if !errors.As(err, &lerr) {
 		return err
