@@ -108,14 +108,11 @@ func (s *Store) keyColumnSQL(col string) string {
 // syncSortKeys brings an existing table's sort key columns to want: a
 // missing one is added and filled from the rows' values, one whose field
 // is gone or no longer text is dropped (it holds nothing of its own).
+// Sync runs it once the columns are renamed and converted.
 func (s *Store) syncSortKeys(ctx context.Context, tx bun.Tx, c *collections.Collection, have tableDef) error {
 	had := map[string]bool{}
 	for _, col := range have.SortKeys {
 		had[col] = true
-	}
-	haveType := map[string]string{}
-	for _, col := range have.Columns {
-		haveType[col.Name] = col.Type
 	}
 	want := map[string]bool{}
 	for _, a := range c.Attributes() {
@@ -124,13 +121,8 @@ func (s *Store) syncSortKeys(ctx context.Context, tx bun.Tx, c *collections.Coll
 		}
 		want[a.Column] = true
 		if had[a.Column] {
-			if t := haveType[a.Column]; t != typeLabel(a) && t != "unknown" {
-				// The column was made again (a destructive type change
-				// between string and text): its keys go with its values.
-				if err := s.fillSortKeys(ctx, tx, c, a); err != nil {
-					return err
-				}
-			}
+			// A key is its value's, which a change between string and
+			// text keeps (sortKey reads any normalization form alike).
 			continue
 		}
 		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(c.Table())+" ADD COLUMN "+s.sortKeyColumnSQL(a)); err != nil {
@@ -157,15 +149,14 @@ func (s *Store) fillSortKeys(ctx context.Context, tx bun.Tx, c *collections.Coll
 	if err != nil {
 		return fmt.Errorf("store: read %s.%s: %w", c.Table(), a.Column, err)
 	}
-	type pair struct{ id, key string }
-	var pairs []pair
+	var keys []convertedRow
 	for rows.Next() {
 		var id, v string
 		if err := rows.Scan(&id, &v); err != nil {
 			rows.Close()
 			return fmt.Errorf("store: read %s.%s: %w", c.Table(), a.Column, err)
 		}
-		pairs = append(pairs, pair{id, sortKey(v)})
+		keys = append(keys, convertedRow{id, sortKey(v)})
 	}
 	err = rows.Err()
 	rows.Close()
@@ -176,11 +167,8 @@ func (s *Store) fillSortKeys(ctx context.Context, tx bun.Tx, c *collections.Coll
 	if _, err := s.execOnce(ctx, tx, q); err != nil {
 		return fmt.Errorf("store: fill %s.%s: %w", c.Table(), sortKeyColumn(a), err)
 	}
-	q = "UPDATE " + quote(c.Table()) + " SET " + quote(sortKeyColumn(a)) + ` = ? WHERE "id" = ?`
-	for _, p := range pairs {
-		if _, err := s.execOnce(ctx, tx, q, p.key, p.id); err != nil {
-			return fmt.Errorf("store: fill %s.%s: %w", c.Table(), sortKeyColumn(a), err)
-		}
+	if err := s.updateByID(ctx, tx, c.Table(), sortKeyColumn(a), "TEXT", keys); err != nil {
+		return fmt.Errorf("store: fill %s.%s: %w", c.Table(), sortKeyColumn(a), err)
 	}
 	return nil
 }

@@ -247,10 +247,28 @@ func (s *Store) applyConversion(ctx context.Context, tx bun.Tx, c *collections.C
 			}
 		}
 	}
-	q := "UPDATE " + quote(c.Table()) + " SET " + quote(cv.a.Column) + ` = ? WHERE "id" = ?`
-	for _, r := range cv.rows {
-		if _, err := s.exec(ctx, tx, q, r.v, r.id); err != nil {
-			return fmt.Errorf("store: convert %s.%s: %w", c.Table(), cv.a.Column, err)
+	if err := s.updateByID(ctx, tx, c.Table(), cv.a.Column, columnType(s.dialect, cv.a), cv.rows); err != nil {
+		return fmt.Errorf("store: convert %s.%s: %w", c.Table(), cv.a.Column, err)
+	}
+	return nil
+}
+
+// updateByID sets column col of table, of SQL type typ, to each row's
+// value, as many rows a statement as a bulk insert writes
+// (bulkRowsPerStatement), not a statement (and a round trip) per row.
+func (s *Store) updateByID(ctx context.Context, tx bun.Tx, table, col, typ string, rows []convertedRow) error {
+	per := s.dialect.bulkRowsPerStatement()
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(start+per, len(rows))]
+		args := make([]any, 0, 2*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r.id, r.v)
+		}
+		row := "(?, " + s.dialect.castValue("?", typ) + "), "
+		q := "WITH kit_v (id, v) AS (VALUES " + strings.TrimSuffix(strings.Repeat(row, len(chunk)), ", ") + ")" +
+			" UPDATE " + quote(table) + " SET " + quote(col) + " = kit_v.v FROM kit_v WHERE " + quote(table) + `."id" = kit_v.id`
+		if _, err := s.execOnce(ctx, tx, q, args...); err != nil {
+			return err
 		}
 	}
 	return nil

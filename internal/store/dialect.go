@@ -105,6 +105,10 @@ type sqlDialect interface {
 	// being the column's whole definition), so that its values can be
 	// written anew as that type: indexes on col must be dropped first.
 	retypeColumnSQL(table, col, typ, def string) []string
+	// castValue is expr, a statement argument, as a value of the SQL
+	// type typ (a columnType) where the statement gives it no type (a
+	// row of VALUES).
+	castValue(expr, typ string) string
 	// renameIndexSQL gives index from the name to; an engine that cannot
 	// rename an index drops it, and sync creates it again under its new
 	// name.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -177,4 +178,11 @@ func (pgDialect) freeColumnSQL(table, col, fk, _ string) []string {
 		"ALTER TABLE " + quote(table) + " ALTER COLUMN " + quote(col) + " DROP NOT NULL",
 		"ALTER TABLE " + quote(table) + " DROP CONSTRAINT IF EXISTS " + quote(fk),
 	}
+}
+
+// castValue: an argument in VALUES would be text, and the driver would
+// encode it as text; a collation is the column's, not the cast's.
+func (pgDialect) castValue(expr, typ string) string {
+	typ, _, _ = strings.Cut(typ, " COLLATE")
+	return "CAST(" + expr + " AS " + typ + ")"
 }

@@ -214,3 +214,6 @@ func (sqliteDialect) freeColumnSQL(table, col, _, declType string) []string {
 // freedColumn is the name freeColumnSQL copies a column to on SQLite; no
 // field's column has two underscores in a row.
 const freedColumn = "kit__freed"
+
+// castValue: the column's affinity converts the value.
+func (sqliteDialect) castValue(expr, _ string) string { return expr }

@@ -83,10 +83,6 @@ func (s *Store) syncUniqueKeys(ctx context.Context, tx bun.Tx, c *collections.Co
 	for _, col := range have.UniqueKeys {
 		had[col] = true
 	}
-	haveType := map[string]string{}
-	for _, col := range have.Columns {
-		haveType[col.Name] = col.Type
-	}
 	want := map[string]bool{}
 	for _, a := range c.Attributes() {
 		if !hasUniqueKey(a) {
@@ -94,17 +90,8 @@ func (s *Store) syncUniqueKeys(ctx context.Context, tx bun.Tx, c *collections.Co
 		}
 		want[a.Column] = true
 		if had[a.Column] {
-			if t := haveType[a.Column]; t != typeLabel(a) && t != "unknown" {
-				// The column was made again (a destructive type change
-				// between string and text): its keys go with its values.
-				rows, err := s.readUniqueKeys(ctx, tx, c, a)
-				if err != nil {
-					return err
-				}
-				if err := s.fillUniqueKeys(ctx, tx, c, a, rows); err != nil {
-					return err
-				}
-			}
+			// A key is its value's, which a change between string and
+			// text keeps (UniqueKey reads any normalization form alike).
 			continue
 		}
 		rows, err := s.readUniqueKeys(ctx, tx, c, a)
@@ -201,11 +188,12 @@ func (s *Store) fillUniqueKeys(ctx context.Context, tx bun.Tx, c *collections.Co
 	if _, err := s.execOnce(ctx, tx, q); err != nil {
 		return fmt.Errorf("store: fill %s.%s: %w", c.Table(), uniqueKeyColumn(a), err)
 	}
-	q = "UPDATE " + quote(c.Table()) + " SET " + col + ` = ? WHERE "id" = ?`
-	for _, r := range rows {
-		if _, err := s.execOnce(ctx, tx, q, r.key, r.id); err != nil {
-			return fmt.Errorf("store: fill %s.%s: %w", c.Table(), uniqueKeyColumn(a), err)
-		}
+	keys := make([]convertedRow, len(rows))
+	for i, r := range rows {
+		keys[i] = convertedRow{r.id, r.key}
+	}
+	if err := s.updateByID(ctx, tx, c.Table(), uniqueKeyColumn(a), "TEXT", keys); err != nil {
+		return fmt.Errorf("store: fill %s.%s: %w", c.Table(), uniqueKeyColumn(a), err)
 	}
 	return nil
 }
