@@ -24,8 +24,11 @@
 // sub-directories as layers, an optional kit.config.json) and from Go
 // definitions ([Config.Definitions], [Kit.Register]); see package
 // collections for the format and the naming rules. Open syncs every
-// collection's table: it creates what is missing and refuses drift
-// ([ErrSchemaDrift]).
+// collection's table: it creates what is missing, renames what a
+// renamedFrom names, converts retyped fields when every stored value
+// converts, keeps the columns of removed fields, and refuses the rest
+// ([ErrSchemaDrift]) changing nothing; [PlanSchema] shows what it would
+// do and [ApplySchema] does it (docs/schema-changes.md).
 //
 // # Tenancy
 //

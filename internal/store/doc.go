@@ -66,10 +66,14 @@
 //
 // [Store.Sync] creates missing tables, adds new fields as nullable columns
 // and creates missing indexes, recording each collection's normalized
-// definition in kit_collections. A removed field or a changed type is an
-// [ErrSchemaDrift] unless destructive changes are allowed. The DDL it
-// produces for the example schemas is kept, per engine, in
-// testdata/golden (go test -run Golden -update rewrites it).
+// definition in kit_collections. It plans every table before it changes
+// one (evolve.go): renames (meta.renamedFrom, a collection's renamedFrom),
+// type changes converted in place when every stored value converts
+// (convert.go), and the columns of removed fields kept until
+// [SyncOptions] Drop; a change the data cannot take is an
+// [ErrSchemaDrift], and nothing is changed. The DDL it produces for the
+// example schemas is kept, per engine, in testdata/golden (go test -run
+// Golden -update rewrites it).
 //
 // # Safety
 //
