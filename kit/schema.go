@@ -41,8 +41,10 @@ type SchemaChange struct {
 // database, with how many times in a row it runs (once per row for a
 // conversion's writes).
 type SchemaStatement struct {
-	SQL  string `json:"sql"`
-	Runs int    `json:"runs"`
+	// SQL is the statement's text, with the engine's placeholders.
+	SQL string `json:"sql"`
+	// Runs is how many times it runs in a row.
+	Runs int `json:"runs"`
 }
 
 // SchemaPlan is what schema sync does, or would do, to one database: its
