@@ -148,6 +148,7 @@ func TestSchemaEvolution(t *testing.T) {
 		t.Run("a removed field's column is kept until a sync with drop", func(t *testing.T) { testKeptColumn(t, e) })
 		t.Run("columns kept when metadata and a reference go do not block writes", func(t *testing.T) { testKeptConstraints(t, e) })
 		t.Run("renaming a collection keeps its table, rows, counts and search", func(t *testing.T) { testCollectionRename(t, e) })
+		t.Run("a renamed reference keeps its foreign key, which goes when the field is removed", func(t *testing.T) { testRenamedReference(t, e) })
 	})
 }
 
@@ -447,6 +448,42 @@ func testKeptConstraints(t *testing.T, e testdb.Engine) {
 	// the category the kept column names.
 	mustCreate(t, k2, samplesKey, aliceA, map[string]any{"title": "b"})
 	if err := k2.Records(categoriesKey).Delete(t.Context(), aliceA, cat); err != nil {
+		t.Errorf("delete of a category only a kept column names: %v", err)
+	}
+}
+
+func testRenamedReference(t *testing.T, e testdb.Engine) {
+	open := testdb.Shared(t, e)
+	withRef := func(f collections.Field) collections.Definition {
+		return collections.Definition{Name: "samples", Layer: "lab", Fields: []collections.Field{{Name: "title", Type: collections.TypeString}, f}}
+	}
+	k1, err := openOn(open(), false, categoriesDef(), withRef(collections.Field{Name: "categoryId", Type: collections.TypeString, RefTarget: "categories"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := mustCreate(t, k1, categoriesKey, aliceA, map[string]any{"name": "c"})["id"].(string)
+	mustCreate(t, k1, samplesKey, aliceA, map[string]any{"title": "a", "categoryId": cat})
+	k1.Close()
+
+	renamed := collections.Field{Name: "mainCategoryId", Type: collections.TypeString, RefTarget: "categories", Meta: collections.FieldMeta{RenamedFrom: "categoryId"}}
+	k2, err := openOn(open(), false, categoriesDef(), withRef(renamed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k2.Records(categoriesKey).Delete(t.Context(), aliceA, cat); kit.StatusOf(err) != 409 {
+		t.Errorf("delete of a category the renamed reference names: got %v, want 409", err)
+	}
+	if _, err := k2.Records(samplesKey).Create(t.Context(), aliceA, map[string]any{"title": "b", "mainCategoryId": "no-such-category"}); kit.StatusOf(err) != 400 {
+		t.Errorf("a renamed reference to nothing: got %v, want 400", err)
+	}
+	k2.Close()
+
+	k3, err := openOn(open(), false, categoriesDef(), samplesDef())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k3.Close()
+	if err := k3.Records(categoriesKey).Delete(t.Context(), aliceA, cat); err != nil {
 		t.Errorf("delete of a category only a kept column names: %v", err)
 	}
 }

@@ -430,7 +430,7 @@ func (s *Store) changeTable(ctx context.Context, tx bun.Tx, p *tablePlan, opts S
 }
 
 // renameColumns renames the columns of p.renames with their key columns,
-// and their indexes.
+// foreign keys and indexes.
 func (s *Store) renameColumns(ctx context.Context, tx bun.Tx, p *tablePlan, opts SyncOptions) error {
 	if len(p.renames) == 0 {
 		return nil
@@ -450,6 +450,9 @@ func (s *Store) renameColumns(ctx context.Context, tx bun.Tx, p *tablePlan, opts
 				return fmt.Errorf("store: rename column %s.%s: %w", p.c.Table(), pr[0], err)
 			}
 			moved[pr[0]] = pr[1]
+		}
+		if err := s.renameForeignKey(ctx, tx, p.c.Table(), indexName("fk", p.c.Table(), r.from), indexName("fk", p.c.Table(), r.to)); err != nil {
+			return err
 		}
 		s.note(ctx, opts, p.c, SchemaChange{Kind: SchemaRename, Field: r.field, From: r.formerField})
 	}
@@ -627,21 +630,29 @@ func (s *Store) renameTable(ctx context.Context, tx bun.Tx, p *tablePlan, opts S
 // renameForeignKeys gives the foreign keys of a renamed table (where
 // references are named constraints) the names pgForeignKey gives them.
 func (s *Store) renameForeignKeys(ctx context.Context, tx bun.Tx, p *tablePlan) error {
+	for _, col := range p.have.Columns {
+		if err := s.renameForeignKey(ctx, tx, p.c.Table(), indexName("fk", p.fromTable, col.Name), indexName("fk", p.c.Table(), col.Name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renameForeignKey gives table's foreign key from, when it has one (and
+// references are named constraints), the name to.
+func (s *Store) renameForeignKey(ctx context.Context, tx bun.Tx, table, from, to string) error {
 	if !s.has(featLateForeignKeys) {
 		return nil
 	}
-	for _, col := range p.have.Columns {
-		from, to := indexName("fk", p.fromTable, col.Name), indexName("fk", p.c.Table(), col.Name)
-		var n int
-		if err := s.queryRowOnce(ctx, tx, "SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", from).Scan(&n); err != nil {
-			return fmt.Errorf("store: look up %s: %w", from, err)
-		}
-		if n == 0 {
-			continue
-		}
-		if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(p.c.Table())+" RENAME CONSTRAINT "+quote(from)+" TO "+quote(to)); err != nil {
-			return fmt.Errorf("store: rename foreign key %s: %w", from, err)
-		}
+	var n int
+	if err := s.queryRowOnce(ctx, tx, "SELECT count(*) FROM information_schema.table_constraints WHERE constraint_schema = current_schema() AND constraint_name = ?", from).Scan(&n); err != nil {
+		return fmt.Errorf("store: look up %s: %w", from, err)
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, err := s.execOnce(ctx, tx, "ALTER TABLE "+quote(table)+" RENAME CONSTRAINT "+quote(from)+" TO "+quote(to)); err != nil {
+		return fmt.Errorf("store: rename foreign key %s: %w", from, err)
 	}
 	return nil
 }
