@@ -10,6 +10,7 @@ import (
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/openapi"
+	"github.com/collectionkit/kit/teamauth"
 )
 
 // The presence channel's route: GET {prefix}/teams/{team}/kit-presence,
@@ -125,7 +126,25 @@ func (k *Kit) servePresence(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer p.leave(view)
+	k.streamPresence(w, r, presenceWatch{acc: acc, view: view, authCh: authCh, closing: closing, ownStore: ownStore, checkedAt: checkedAt})
+}
 
+// presenceWatch is what a presence stream follows once its caller has
+// joined: the caller's access and view, and the signals that end or
+// re-check it.
+type presenceWatch struct {
+	acc       *teamauth.Access
+	view      *presenceView
+	authCh    <-chan struct{}
+	closing   <-chan struct{}
+	ownStore  bool
+	checkedAt int64
+}
+
+// streamPresence answers r with the event stream of pw's view until the
+// caller leaves, the Kit closes or the caller's access ends.
+func (k *Kit) streamPresence(w http.ResponseWriter, r *http.Request, pw presenceWatch) {
+	p, view, acc, authCh, closing, ownStore, checkedAt := k.presence, pw.view, pw.acc, pw.authCh, pw.closing, pw.ownStore, pw.checkedAt
 	rc := http.NewResponseController(w)
 	_ = rc.SetWriteDeadline(time.Time{}) // a server's WriteTimeout would end every stream
 	h := w.Header()
