@@ -217,7 +217,7 @@ func printPlan(w io.Writer, title string, plan *kit.SchemaPlan, refused []string
 		for _, st := range plan.Statements {
 			fmt.Fprintf(w, "  %s;", strings.ReplaceAll(st.SQL, "\n", "\n  "))
 			if st.Runs > 1 {
-				fmt.Fprintf(w, " -- %d times, once per row", st.Runs)
+				fmt.Fprintf(w, " -- %d times in a row", st.Runs)
 			}
 			fmt.Fprintln(w)
 		}
