@@ -251,7 +251,8 @@ func (k *Kit) describePresence(doc *openapi.Document) error {
 	if err := doc.AddSchema("KitPresenceEvent", event); err != nil {
 		return err
 	}
-	op := (&openapi.Operation{OperationID: "streamPresence",
+	op := (&openapi.Operation{OperationID: "streamPresence", Tags: []string{"changes"},
+		Description: "An event stream of who else in the team has the collection (and the record) open; members of other teams never appear.",
 		Summary: "Who else has a collection or record open (Server-Sent Events): opening it makes the caller present; " +
 			"each `presence` event's data is a KitPresenceEvent",
 		Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam),
