@@ -1,6 +1,5 @@
-import { parseEvents } from './changes'
-import { errorFromResponse, type KitError } from './errors'
-import { pageGate } from './lifecycle'
+import type { KitError } from './errors'
+import { followEventStream, type EventStreamHost } from './stream'
 
 /** PresenceViewer is another user of the team who has the collection open. */
 export interface PresenceViewer {
@@ -50,12 +49,7 @@ export interface PresenceSubscription {
 }
 
 /** The hooks the presence stream needs from KitClient. */
-export interface PresenceHost {
-  url(path: string, query?: URLSearchParams): string
-  headers(): Promise<Record<string, string>>
-  fetchImpl: typeof fetch
-  credentials: RequestCredentials | undefined
-}
+export type PresenceHost = EventStreamHost
 
 /**
  * openPresenceStream keeps `GET teams/{team}/kit-presence` open (with
@@ -67,97 +61,25 @@ export interface PresenceHost {
  * user is not viewing then) and opens again when it shows.
  */
 export function openPresenceStream(host: PresenceHost, team: string, opts: PresenceOptions): PresenceSubscription {
-  const min = opts.minBackoffMs ?? 500
-  const max = Math.max(opts.maxBackoffMs ?? 30_000, min)
-  const idleMs = opts.idleTimeoutMs ?? 60_000
-  let open = false
-  let closed = false
-  let abort: AbortController | undefined
-  let retryTimer: ReturnType<typeof setTimeout> | undefined
-
-  async function once(): Promise<{ connected: boolean; refused?: KitError }> {
-    abort = new AbortController()
-    const ctl = abort
-    let idle: ReturnType<typeof setTimeout> | undefined
-    const touch = (): void => {
-      if (idle) clearTimeout(idle)
-      idle = setTimeout(() => ctl.abort(), idleMs)
-    }
-    let connected = false
-    try {
+  return followEventStream({
+    host,
+    path: `teams/${encodeURIComponent(team)}/kit-presence`,
+    query() {
       const query = new URLSearchParams({ collection: opts.collection })
       if (opts.item) query.set('item', opts.item)
-      const headers: Record<string, string> = { ...(await host.headers()), Accept: 'text/event-stream' }
-      const init: RequestInit = { headers, signal: ctl.signal }
-      if (host.credentials) init.credentials = host.credentials
-      touch()
-      const res = await host.fetchImpl(host.url(`teams/${encodeURIComponent(team)}/kit-presence`, query), init)
-      if (!res.ok) {
-        const err = await errorFromResponse(res)
-        const refused = res.status >= 400 && res.status < 500 && res.status !== 429
-        return { connected, ...(refused ? { refused: err } : {}) }
-      }
-      if (!res.body) return { connected }
-      const reader = res.body.getReader()
-      const decoder = new TextDecoder()
-      let buf = ''
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) break
-        touch()
-        const parsed = parseEvents(buf + decoder.decode(value, { stream: true }))
-        buf = parsed.rest
-        for (const ev of parsed.events) {
-          if (ev.event !== 'presence' || !ev.data || closed) continue
-          connected = open = true
-          opts.onPresence?.(JSON.parse(ev.data) as PresenceEvent)
-        }
-      }
-      return { connected }
-    } catch {
-      return { connected }
-    } finally {
-      if (open && !closed) opts.onClose?.()
-      open = false
-      if (idle) clearTimeout(idle)
-    }
-  }
-
-  // Closed while the tab is hidden or the page left: nobody is viewing.
-  const gate = pageGate(true, () => abort?.abort())
-
-  async function run(): Promise<void> {
-    let wait = min
-    while (!closed) {
-      await gate.wait()
-      if (closed) return
-      const { connected, refused } = await once()
-      if (closed) return
-      if (refused) {
-        closed = true
-        gate.dispose()
-        opts.onError?.(refused)
-        return
-      }
-      if (gate.paused()) continue
-      if (connected) wait = min
-      await new Promise<void>((resolve) => {
-        retryTimer = setTimeout(resolve, wait)
-      })
-      wait = Math.min(wait * 2, max)
-    }
-  }
-  void run()
-
-  return {
-    get open() {
-      return open
+      return query
     },
-    close() {
-      closed = true
-      gate.dispose()
-      if (retryTimer) clearTimeout(retryTimer)
-      abort?.abort()
+    onEvent(ev) {
+      if (ev.event !== 'presence' || !ev.data) return false
+      opts.onPresence?.(JSON.parse(ev.data) as PresenceEvent)
+      return true
     },
-  }
+    onError: opts.onError,
+    onBroken: opts.onClose,
+    // Closed while the tab is hidden or the page left: nobody is viewing.
+    pauseWhenHidden: true,
+    minBackoffMs: opts.minBackoffMs,
+    maxBackoffMs: opts.maxBackoffMs,
+    idleTimeoutMs: opts.idleTimeoutMs,
+  })
 }
