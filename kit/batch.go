@@ -52,18 +52,26 @@ func (e *BatchError) HTTPStatus() int { return wire.Status(e.Err) }
 
 // ErrorData is Err's data with the operation's index.
 func (e *BatchError) ErrorData() any {
-	data := map[string]any{"index": e.Index}
 	var dc wire.DataCarrier
 	if errors.As(e.Err, &dc) {
-		switch d := dc.ErrorData().(type) {
-		case map[string]any:
-			for k, v := range d {
-				data[k] = v
-			}
-		case nil:
-		default:
-			data["detail"] = d
+		return withIndex(dc.ErrorData(), e.Index)
+	}
+	return withIndex(nil, e.Index)
+}
+
+// withIndex is an error's data d with the index of the batch operation
+// that failed: d's members and "index", or d itself as "detail" when it
+// is not an object.
+func withIndex(d any, index int) map[string]any {
+	data := map[string]any{"index": index}
+	switch d := d.(type) {
+	case map[string]any:
+		for k, v := range d {
+			data[k] = v
 		}
+	case nil:
+	default:
+		data["detail"] = d
 	}
 	return data
 }

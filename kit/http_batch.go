@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -111,15 +110,7 @@ func (k *Kit) serveBatch(w http.ResponseWriter, r *http.Request) {
 	var failed *batchFailed
 	switch {
 	case errors.As(err, &failed):
-		data := map[string]any{"index": failed.index}
-		if d, ok := failed.body.Data.(map[string]any); ok {
-			for key, v := range d {
-				data[key] = v
-			}
-		} else if failed.body.Data != nil {
-			data["detail"] = failed.body.Data
-		}
-		failed.body.Data = data
+		failed.body.Data = withIndex(failed.body.Data, failed.index)
 		failed.body.Message = fmt.Sprintf("request %d: %s", failed.index, failed.body.Message)
 		WriteJSON(w, failed.status, failed.body)
 	case err != nil:
@@ -363,5 +354,3 @@ func (r *batchRecorder) Write(p []byte) (int, error) {
 	}
 	return r.body.Write(p)
 }
-
-var _ io.Writer = (*batchRecorder)(nil)

@@ -234,6 +234,11 @@ func (r *Records) List(ctx context.Context, a Actor, params url.Values) (*List, 
 	if err != nil {
 		return nil, err
 	}
+	return r.listChecked(ctx, a, c, q)
+}
+
+// listChecked runs q, a checked list query of c, for the actor's team.
+func (r *Records) listChecked(ctx context.Context, a Actor, c *collections.Collection, q collections.ListQuery) (*List, error) {
 	page, err := r.k.store.List(ctx, a.read(), c, a.TeamID, q)
 	if err != nil {
 		return nil, err

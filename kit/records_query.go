@@ -23,13 +23,5 @@ func (r *Records) Query(ctx context.Context, a Actor, q collections.ListQuery) (
 	if err != nil {
 		return nil, err
 	}
-	page, err := r.k.store.List(ctx, a.read(), c, a.TeamID, q)
-	if err != nil {
-		return nil, err
-	}
-	by, dir := q.SortBy()
-	return &List{Items: page.Records, Pagination: Pagination{
-		CurrentPage: q.Page, PageSize: q.PageSize, TotalItems: page.Total,
-		TotalPages: (page.Total + q.PageSize - 1) / q.PageSize, SortBy: by, SortDirection: dir,
-	}}, nil
+	return r.listChecked(ctx, a, c, q)
 }

@@ -24,12 +24,6 @@ type Read struct {
 // InTx returns a Read in tx, the caller's transaction.
 func InTx(tx bun.IDB) Read { return Read{Tx: tx} }
 
-// Probed returns r with probe p.
-func (r Read) Probed(p *VersionProbe) Read {
-	r.Probe = p
-	return r
-}
-
 // pool reports whether r runs on the Store's own pool.
 func (r Read) pool() bool { return r.Tx == nil }
 
