@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -190,23 +189,8 @@ func TestGoldenSQL(t *testing.T) {
 				for _, q := range got {
 					b.WriteString(strings.TrimSpace(schemaName.ReplaceAllString(q, `"<schema>".`)) + ";\n\n")
 				}
-				path := filepath.Join("testdata", "golden-sql", string(engine), c.name+".sql")
-				if *updateGolden {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run with -update to write it)", err)
-				}
-				if b.String() != string(want) {
-					t.Errorf("the statements of %s changed (run with -update to accept):\ngot:\n%s\nwant:\n%s", c.name, b.String(), want)
-				}
+				testdb.CheckGolden(t, filepath.Join("testdata", "golden-sql", string(engine), c.name+".sql"), b.String(), *updateGolden,
+					"the statements of "+c.name, "go test ./kit -run TestGoldenSQL -update")
 			})
 		}
 	})

@@ -70,23 +70,8 @@ func TestGoldenSchemaDDL(t *testing.T) {
 					}
 					got = strings.ReplaceAll(got, `"`+schema+`".`, `"<schema>".`)
 				}
-				path := filepath.Join("testdata", "golden", f.name+"."+string(e)+".sql")
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("read the golden file (go test ./internal/store -run Golden -update writes it): %v", err)
-				}
-				if got != string(want) {
-					t.Errorf("schema sync DDL differs from %s (rerun with -update and review the diff):\ngot:\n%s\nwant:\n%s", path, got, want)
-				}
+				testdb.CheckGolden(t, filepath.Join("testdata", "golden", f.name+"."+string(e)+".sql"), got, *update,
+					"schema sync DDL", "go test ./internal/store -run Golden -update")
 			})
 		}
 	})
@@ -135,19 +120,7 @@ func TestGoldenChangeLogSQL(t *testing.T) {
 		mu.Lock()
 		got := b.String()
 		mu.Unlock()
-		path := filepath.Join("testdata", "golden", "change-log."+string(e)+".sql")
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("read the golden file (go test ./internal/store -run Golden -update writes it): %v", err)
-		}
-		if got != string(want) {
-			t.Errorf("the change log's statements differ from %s (rerun with -update and review the diff):\ngot:\n%s\nwant:\n%s", path, got, want)
-		}
+		testdb.CheckGolden(t, filepath.Join("testdata", "golden", "change-log."+string(e)+".sql"), got, *update,
+			"the change log's statements", "go test ./internal/store -run Golden -update")
 	})
 }
