@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -25,7 +26,7 @@ type batchApp struct {
 	*kittest.App
 	alice, mia, gina string // tokens
 	aliceActor       kit.Actor
-	txHooks          *int
+	txHooks          *atomic.Int64
 }
 
 func newBatchApp(t *testing.T, e testdb.Engine) *batchApp {
@@ -48,8 +49,8 @@ func newBatchApp(t *testing.T, e testdb.Engine) *batchApp {
 		t.Fatal(err)
 	}
 	app.IDs["miaProduct"] = p["id"].(string)
-	n := 0
-	app.Kit.OnMutationTx(func(context.Context, bun.Tx, *kit.Mutation) error { n++; return nil })
+	var n atomic.Int64
+	app.Kit.OnMutationTx(func(context.Context, bun.Tx, *kit.Mutation) error { n.Add(1); return nil })
 	app.ResetMutations()
 	return &batchApp{App: app, alice: app.Token(alice), mia: app.Token(mia), gina: app.Token(gina), aliceActor: aliceA, txHooks: &n}
 }
@@ -123,7 +124,7 @@ func TestBatchRunsEveryRequestOrNone(t *testing.T) {
 			}
 		})
 		t.Run("a failing last request leaves every earlier one unwritten", func(t *testing.T) {
-			changes, txHooks := app.changeRows(t), *app.txHooks
+			changes, txHooks := app.changeRows(t), app.txHooks.Load()
 			kittest.Scenario{
 				Method: http.MethodPost, URL: "/api/teams/acme/kit-batch", Token: app.alice,
 				Body: batchOf(
@@ -139,7 +140,7 @@ func TestBatchRunsEveryRequestOrNone(t *testing.T) {
 			if got := app.changeRows(t) - changes; got != 0 {
 				t.Errorf("change log rows: got %d more, want none", got)
 			}
-			if got := *app.txHooks - txHooks; got != 2 {
+			if got := app.txHooks.Load() - txHooks; got != 2 {
 				t.Errorf("in-transaction listener calls: got %d, want 2 (the two writes that ran, then rolled back)", got)
 			}
 		})
