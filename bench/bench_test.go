@@ -49,29 +49,41 @@ func runSmall(t *testing.T, extra ...string) string {
 	rows := tableRows(report)
 	seen := map[string]bool{}
 	for _, r := range rows {
-		if len(r) != 14 {
-			t.Fatalf("row %q has %d cells, want 14", r, len(r))
+		if len(r) != 15 {
+			t.Fatalf("row %q has %d cells, want 15", r, len(r))
 		}
 		seen[r[0]+"/"+r[1]] = true
 		if rate, err := strconv.ParseFloat(r[2], 64); err != nil || rate <= 0 {
 			t.Errorf("%s/%s: req/s %q", r[0], r[1], r[2])
 		}
-		if r[10] != "0" {
-			t.Errorf("%s/%s: %s errors\n%s", r[0], r[1], r[10], report)
+		if r[11] != "0" {
+			t.Errorf("%s/%s: %s errors\n%s", r[0], r[1], r[11], report)
 		}
-		if r[1] == "kit" && !strings.HasSuffix(r[6], "x") {
-			t.Errorf("%s/kit: no kit/raw ratio: %q", r[0], r[6])
+		if r[1] != "raw" && !strings.HasSuffix(r[6], "x") {
+			t.Errorf("%s/%s: no ratio to its baseline: %q", r[0], r[1], r[6])
+		}
+		if !strings.HasSuffix(r[9], " µs") {
+			t.Errorf("%s/%s: no CPU per request: %q", r[0], r[1], r[9])
 		}
 	}
+	want := 0
 	for _, w := range workloads {
+		servers := []string{"kit", "raw"}
+		if writes[w] {
+			servers = allServers
+		}
+		want += len(servers)
 		for _, s := range servers {
 			if !seen[w+"/"+s] {
 				t.Errorf("no row for %s/%s", w, s)
 			}
 		}
 	}
-	if len(rows) != len(workloads)*len(servers) {
-		t.Errorf("%d rows, want %d", len(rows), len(workloads)*len(servers))
+	if len(rows) != want {
+		t.Errorf("%d rows, want %d", len(rows), want)
+	}
+	if !strings.Contains(report, "| create | ") || !strings.Contains(report, "The audit trail's price") {
+		t.Errorf("report lacks the audit trail's table:\n%s", report)
 	}
 	for _, want := range []string{"search results identical: yes", "list and filter results identical: yes"} {
 		if !strings.Contains(report, want) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/pgopen"
 )
 
@@ -35,7 +36,7 @@ var stderrLog io.Writer = os.Stderr
 // child never outlives the benchmark that started it.
 func serveMain(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	kind := fs.String("serve", "", "kit or raw")
+	kind := fs.String("serve", "", "kit, kit-no-events, raw or raw-audit")
 	sqlitePath := fs.String("sqlite", "", "SQLite file")
 	dsn := fs.String("db", "", "PostgreSQL DSN")
 	schema := fs.String("schema", "", "PostgreSQL schema")
@@ -77,7 +78,7 @@ func serve(kind, sqlitePath, dsn, schema, token, user, teams, cpus, cpuprofile s
 	}
 	var h http.Handler
 	switch kind {
-	case "kit":
+	case "kit", "kit-no-events":
 		logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 		var path string
 		if pg == nil {
@@ -88,9 +89,15 @@ func serve(kind, sqlitePath, dsn, schema, token, user, teams, cpus, cpuprofile s
 			return err
 		}
 		defer k.Close()
+		if kind == "kit" {
+			// As kit serve runs it: the events add-on with its defaults.
+			if _, err := events.Install(ctx, k, events.Config{}); err != nil {
+				return err
+			}
+		}
 		h = kitHandler(k)
-	case "raw":
-		s := &rawServer{pg: pg != nil, token: []byte(token), userID: user, teams: map[string]bool{}}
+	case "raw", "raw-audit":
+		s := &rawServer{pg: pg != nil, token: []byte(token), userID: user, teams: map[string]bool{}, audit: kind == "raw-audit"}
 		for _, t := range strings.Split(teams, ",") {
 			s.teams[t] = true
 		}
@@ -106,7 +113,7 @@ func serve(kind, sqlitePath, dsn, schema, token, user, teams, cpus, cpuprofile s
 		}
 		h = s.routes()
 	default:
-		return fmt.Errorf("unknown server %q (kit or raw)", kind)
+		return fmt.Errorf("unknown server %q (kit, kit-no-events, raw or raw-audit)", kind)
 	}
 	if cpuprofile != "" {
 		f, err := os.Create(cpuprofile)

@@ -12,21 +12,31 @@
 // how to read its tables, the current tables, and the measurements behind
 // the storage layer's tuning choices. This comment describes the program.
 //
-// # The two servers
+// # The servers
 //
-// Both answer the same routes with the same JSON shapes for one
+// All answer the same routes with the same JSON shapes for one
 // collection, products in layer shop, seeded with identical rows:
 //
 //   - kit (kitserver.go): kit.New with the products definition,
 //     k.Handler() mounted at /api/, a bearer API token from kit's own
-//     token table, a user who owns both teams. Seeded through kit's record
-//     API, or in bulk through kit's storage code above --bulk-over rows
-//     (bulk.go).
+//     token table, a user who owns both teams, and the events add-on
+//     installed with its defaults, as kit serve runs it. Seeded through
+//     kit's record API, or in bulk through kit's storage code above
+//     --bulk-over rows (bulk.go).
+//   - kit-no-events: the same without the events add-on (kit serve
+//     --no-events), on kit's data.
 //   - raw (raw.go): net/http, database/sql and the same driver, written
 //     the way a careful developer would for this one table: the same
 //     pragmas, pool size and indexes, a static token, LIKE or ILIKE
 //     search, minimal validation. Seeded with SQL copying kit's stored
 //     ids, timestamps and values (seed.go).
+//   - raw-audit (rawaudit.go): raw writing an audit row by hand in each
+//     write's own transaction, with the changed fields' old and new
+//     values as JSON: the work kit's events add-on does, done by hand.
+//
+// kit-no-events and raw-audit differ from kit and raw only in what a
+// write does, so they run the write workloads only; --servers picks a
+// subset.
 //
 // On SQLite each server has a database file of its own; with --db
 // postgres://... each has a schema of its own on that server, dropped at
@@ -38,14 +48,14 @@
 // search terms, deterministically), then, unless --check=false, asks both
 // the same list, filter and search requests and compares the totals and
 // the ids in order (report.go: probes, compare). Then, for each workload
-// of --workloads, it runs --rounds rounds per server, the servers
-// alternating, each round against a fresh server child started on the
+// of --workloads, it runs --rounds rounds per server, the servers taking
+// turns (each round starts one server later), each round against a fresh server child started on the
 // seeded data (the database put back to its seeded copy first), warmed up
 // and then timed for duration/rounds. The rounds of a workload and server
 // are merged into one row.
 //
 // Every server runs in a child process of its own (child.go): the bench
-// binary re-executed with the hidden --serve kit|raw mode (or with
+// binary re-executed with the hidden --serve kit|kit-no-events|raw|raw-audit mode (or with
 // KITBENCH_CHILD set, as the tests do), listening on 127.0.0.1:0 and
 // printing its address. The parent samples the child's proportional set
 // size from /proc every 100 ms and reads its CPU time before and after
@@ -95,7 +105,7 @@
 //
 //	--duration 10s       timed run per workload and server, split into the rounds
 //	--warmup             untimed warm-up before each round (default duration/5, at most 2s)
-//	--rounds 6           rounds per workload and server, the servers alternating
+//	--rounds 6           rounds per workload and server, the servers taking turns
 //	--conns 32           concurrent keep-alive connections
 //	--rows 20000         products of the loaded team (the other team gets a tenth)
 //	--workloads          comma-separated, default all
@@ -117,6 +127,6 @@
 // go test ./bench runs the whole program in-process with tiny settings
 // (300 rows, rounds of 50 ms) on SQLite, and on PostgreSQL when
 // KIT_TEST_POSTGRES is set, and checks every row of the report: a rate,
-// no errors, a kit/raw ratio, identical answers. It proves the harness
+// no errors, a ratio to each row's baseline, CPU per request, identical answers. It proves the harness
 // works, not how fast kit is.
 package main

@@ -52,6 +52,7 @@ type options struct {
 	check       bool
 	keep        bool
 	totals      int
+	servers     []string
 }
 
 func parseOptions(args []string, stderr io.Writer) (options, error) {
@@ -77,6 +78,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.bulkOver, "bulk-over", 100_000, "seed kit in bulk (kit's storage code, multi-row INSERTs) instead of through its record API when --rows exceeds this")
 	fs.BoolVar(&o.check, "check", true, "compare kit's and the baseline's answers to every list, filter and search before the load (at --rows 1000000 the baseline's searches scan a million rows each: minutes on a loaded machine)")
 	fs.IntVar(&o.totals, "totals-cache", 0, "kit's Config.TotalsCache: remembered totals of filtered and searched lists (0: kit's default, -1: none, so every list counts)")
+	srvs := fs.String("servers", strings.Join(allServers, ","), "comma-separated servers: kit (events on, as kit serve runs), kit-no-events, raw, raw-audit; kit-no-events and raw-audit run the write workloads only")
 	fs.BoolVar(&o.keep, "keep", false, "leave the PostgreSQL schemas in place after the run (printed at the end) for EXPLAIN ANALYZE; drop them yourself")
 	if err := fs.Parse(args); err != nil {
 		return o, err
@@ -96,7 +98,21 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 			o.workloads = append(o.workloads, w)
 		}
 	}
+	for _, sv := range strings.Split(*srvs, ",") {
+		sv = strings.TrimSpace(sv)
+		if sv == "" {
+			continue
+		}
+		if !slices.Contains(allServers, sv) {
+			return o, fmt.Errorf("unknown server %q (have %s)", sv, strings.Join(allServers, ", "))
+		}
+		if !slices.Contains(o.servers, sv) {
+			o.servers = append(o.servers, sv)
+		}
+	}
 	switch {
+	case len(o.servers) == 0:
+		return o, errors.New("no servers")
 	case len(o.workloads) == 0:
 		return o, errors.New("no workloads")
 	case o.duration <= 0 || o.conns < 1 || o.rows < 10 || o.maxRequests < 1 || o.genProcs < 1 || o.rounds < 1:
@@ -112,7 +128,29 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	return o, nil
 }
 
-var servers = []string{"kit", "raw"}
+// allServers are the servers the harness runs: kit as kit serve runs it
+// (the events add-on installed), kit without it, the hand-written baseline,
+// and the baseline writing an audit row by hand (rawaudit.go).
+var allServers = []string{"kit", "kit-no-events", "raw", "raw-audit"}
+
+// serversFor are the servers of o that run workload, in the order of
+// round: kit-no-events and raw-audit differ from kit and raw only in what
+// a write does, so they run the write workloads only; each round starts
+// one server later than the one before, so background load falls on all
+// alike.
+func serversFor(o options, workload string, round int) []string {
+	var list []string
+	for _, s := range o.servers {
+		if family(s) == s || writes[workload] {
+			list = append(list, s)
+		}
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	r := round % len(list)
+	return append(list[r:len(list):len(list)], list[:r]...)
+}
 
 // run is the whole benchmark: seed, check results, load every workload
 // against every server, report.
@@ -190,7 +228,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// profile under --cpuprofile ("" for none).
 	childArgs := func(server, profile string) []string {
 		args := fx.serverArgs(server)
-		if server == "kit" && o.totals != 0 {
+		if family(server) == "kit" && o.totals != 0 {
 			args = append(args, "--totals-cache", strconv.Itoa(o.totals))
 		}
 		if srvCPUs != nil {
@@ -210,7 +248,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if o.check {
 		keys, _ := probes(ds)
 		answers := map[string]map[string]answer{}
-		for _, server := range servers {
+		for _, server := range []string{"kit", "raw"} {
 			if err := fx.restore(ctx, server); err != nil {
 				return err
 			}
@@ -236,11 +274,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	for wi, name := range o.workloads {
 		acc := map[string]*result{}
 		for round := range o.rounds {
-			order := servers
-			if round%2 == 1 {
-				order = []string{servers[1], servers[0]}
-			}
-			for _, server := range order {
+			for _, server := range serversFor(o, name, round) {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
@@ -252,7 +286,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				if err != nil {
 					return fmt.Errorf("%s/%s: %w", name, server, err)
 				}
-				fmt.Fprintf(stderr, "bench: %-6s %-3s round %d: %8.0f req/s  p50 %s  p99 %s  peak PSS %s  errors %d\n",
+				fmt.Fprintf(stderr, "bench: %-6s %-13s round %d: %8.0f req/s  p50 %s  p99 %s  peak PSS %s  errors %d\n",
 					name, server, round+1, r.rate(), ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 99)), mib(r.peakPSS), r.errors)
 				if acc[server] == nil {
 					acc[server] = &r
@@ -261,7 +295,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
-		for _, server := range servers {
+		for _, server := range serversFor(o, name, 0) {
 			slices.Sort(acc[server].latencies)
 			results = append(results, *acc[server])
 		}

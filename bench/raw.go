@@ -100,6 +100,7 @@ type rawServer struct {
 	token  []byte
 	userID string
 	teams  map[string]bool // the token's user is a member of these
+	audit  bool            // the raw-audit server (rawaudit.go)
 }
 
 // rawProduct is a product on the wire.
@@ -391,8 +392,8 @@ type rawScanner interface{ Scan(...any) error }
 // auto-checkpoint (that runs when a statement steps to its end). A server
 // that wrote only through QueryRow ... RETURNING would never checkpoint,
 // and its WAL would grow without bound (TestRawWritesKeepTheWALBounded).
-func (s *rawServer) writeReturning(ctx context.Context, query string, args ...any) (rawProduct, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+func writeReturning(ctx context.Context, db rawDB, query string, args ...any) (rawProduct, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return rawProduct{}, err
 	}
@@ -517,7 +518,10 @@ func (s *rawServer) create(w http.ResponseWriter, r *http.Request, team string) 
 		sql(", ").arg(in.Title).sql(", ").arg(in.SKU).sql(", ").arg(in.Description).sql(", ").arg(price).
 		sql(", ").arg(in.Stock).sql(", ").arg(in.IsActive).sql(", ").arg(now).sql(", ").arg(now).
 		sql(", ").arg(s.userID).sql(", ").arg(s.userID).sql(") RETURNING " + rawColumns)
-	p, err := s.writeReturning(r.Context(), q.sb.String(), q.args...)
+	_, p, err := s.write(r.Context(), team, "create", func(db rawDB) (*rawProduct, *rawProduct, error) {
+		p, err := writeReturning(r.Context(), db, q.sb.String(), q.args...)
+		return nil, &p, err
+	})
 	if err != nil {
 		if isUniqueViolation(err) {
 			rawError(w, http.StatusConflict, "sku must be unique in the team")
@@ -527,7 +531,7 @@ func (s *rawServer) create(w http.ResponseWriter, r *http.Request, team string) 
 		return
 	}
 	w.Header().Set("Location", r.URL.Path+"/"+p.ID)
-	rawJSON(w, http.StatusCreated, p)
+	rawJSON(w, http.StatusCreated, *p)
 }
 
 func (s *rawServer) get(w http.ResponseWriter, r *http.Request, team string) {
@@ -573,7 +577,18 @@ func (s *rawServer) update(w http.ResponseWriter, r *http.Request, team string) 
 		set("is_active", *in.IsActive)
 	}
 	q.sql(" WHERE team_id = ").arg(team).sql(" AND id = ").arg(r.PathValue("id")).sql(" RETURNING " + rawColumns)
-	p, err := s.writeReturning(r.Context(), q.sb.String(), q.args...)
+	_, p, err := s.write(r.Context(), team, "update", func(db rawDB) (*rawProduct, *rawProduct, error) {
+		var before *rawProduct
+		if s.audit {
+			old, err := s.readForUpdate(r.Context(), db, team, r.PathValue("id"))
+			if err != nil {
+				return nil, nil, err
+			}
+			before = &old
+		}
+		p, err := writeReturning(r.Context(), db, q.sb.String(), q.args...)
+		return before, &p, err
+	})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		rawError(w, http.StatusNotFound, "record not found")
@@ -582,21 +597,60 @@ func (s *rawServer) update(w http.ResponseWriter, r *http.Request, team string) 
 	case err != nil:
 		s.fail(w, err)
 	default:
-		rawJSON(w, http.StatusOK, p)
+		rawJSON(w, http.StatusOK, *p)
 	}
+}
+
+// readForUpdate reads a record's values before an audited update, locking
+// its row on PostgreSQL.
+func (s *rawServer) readForUpdate(ctx context.Context, db rawDB, team, id string) (rawProduct, error) {
+	q := &rawQuery{pg: s.pg}
+	q.sql("SELECT " + rawColumns + " FROM shop_products WHERE team_id = ").arg(team).sql(" AND id = ").arg(id)
+	if s.pg {
+		q.sql(" FOR UPDATE")
+	}
+	rows, err := db.QueryContext(ctx, q.sb.String(), q.args...)
+	if err != nil {
+		return rawProduct{}, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return rawProduct{}, err
+		}
+		return rawProduct{}, sql.ErrNoRows
+	}
+	p, err := scanRawProduct(rows)
+	if err != nil {
+		return p, err
+	}
+	return p, rows.Close()
 }
 
 func (s *rawServer) delete(w http.ResponseWriter, r *http.Request, team string) {
 	q := &rawQuery{pg: s.pg}
 	q.sql("DELETE FROM shop_products WHERE team_id = ").arg(team).sql(" AND id = ").arg(r.PathValue("id"))
-	res, err := s.db.ExecContext(r.Context(), q.sb.String(), q.args...)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	if n, err := res.RowsAffected(); err == nil && n == 0 {
+	_, _, err := s.write(r.Context(), team, "delete", func(db rawDB) (*rawProduct, *rawProduct, error) {
+		if s.audit {
+			// The audit row keeps the deleted values.
+			p, err := writeReturning(r.Context(), db, q.sb.String()+" RETURNING "+rawColumns, q.args...)
+			return &p, nil, err
+		}
+		res, err := db.ExecContext(r.Context(), q.sb.String(), q.args...)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return nil, nil, sql.ErrNoRows
+		}
+		return nil, nil, nil
+	})
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
 		rawError(w, http.StatusNotFound, "record not found")
-		return
+	case err != nil:
+		s.fail(w, err)
+	default:
+		w.WriteHeader(http.StatusNoContent)
 	}
-	w.WriteHeader(http.StatusNoContent)
 }

@@ -178,7 +178,7 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		fmt.Fprintf(w, "%s %s %d (%.2f%%)", sep, t, n, 100*float64(n)/float64(max(1, len(m.ds.Main))))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "- load: %d connections (keep-alive), closed loop on 127.0.0.1; %s per workload and server in %d round(s) of %s, the servers alternating (kit raw, raw kit, ...); a fresh server child per round, started on the seeded data and warmed up for %s (not timed); at most %d requests per round\n",
+	fmt.Fprintf(w, "- load: %d connections (keep-alive), closed loop on 127.0.0.1; %s per workload and server in %d round(s) of %s, the servers taking turns (each round starts one server later: kit, kit-no-events, raw, raw-audit, then kit-no-events, raw, raw-audit, kit, ...; kit-no-events and raw-audit run the write workloads only); a fresh server child per round, started on the seeded data and warmed up for %s (not timed); at most %d requests per round\n",
 		o.conns, o.duration, o.rounds, o.duration/time.Duration(o.rounds), o.warmup, o.maxRequests)
 	fmt.Fprintf(w, "- generator: %s\n", m.generator)
 	fmt.Fprintf(w, "- kit: %s; raw: %s\n", m.kitEngine, m.rawEngine)
@@ -187,19 +187,19 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		fmt.Fprintf(w, "- CPU profiles of the children: `%s/<server>-<workload>[-<round>].pprof`\n", m.profilesDir)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| workload | server | req/s | p50 | p99 | peak PSS | kit/raw req/s | kit/raw p99 | kit/raw PSS | requests | errors | server CPU | gen CPU | other CPU |")
-	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Fprintln(w, "| workload | server | req/s | p50 | p99 | peak PSS | ÷ baseline req/s | ÷ baseline p99 | ÷ baseline PSS | CPU per request | requests | errors | server CPU | gen CPU | other CPU |")
+	fmt.Fprintln(w, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	byKey := map[string]result{}
 	for _, r := range rows {
 		byKey[r.workload+"/"+r.server] = r
 	}
 	for _, r := range rows {
+		base, hasBase := byKey[r.workload+"/"+baselineOf(r.server, r.workload, byKey)]
 		ratio := func(f func(result) float64) string {
-			raw, ok := byKey[r.workload+"/raw"]
-			if r.server != "kit" || !ok || f(raw) <= 0 || f(r) <= 0 {
+			if !hasBase || f(base) <= 0 || f(r) <= 0 {
 				return "—"
 			}
-			return fmt.Sprintf("%.2fx", f(r)/f(raw))
+			return fmt.Sprintf("%.2fx", f(r)/f(base))
 		}
 		reqs := fmt.Sprint(r.requests)
 		if r.exhausted {
@@ -210,13 +210,14 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		if r.dbCPU >= 0 {
 			serverCPU += " + " + pct(r.dbCPU, secs) + " db"
 		}
-		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | %s | %s |\n",
 			r.workload, r.server, r.rate(), ms(percentile(r.latencies, 50)), ms(percentile(r.latencies, 99)), mib(r.peakPSS),
 			ratio(result.rate),
 			ratio(func(x result) float64 { return float64(percentile(x.latencies, 99)) }),
 			ratio(func(x result) float64 { return float64(x.peakPSS) }),
-			reqs, r.errors, serverCPU, pct(r.genCPU, secs), pct(r.otherCPU, secs))
+			r.cpuPerRequest(), reqs, r.errors, serverCPU, pct(r.genCPU, secs), pct(r.otherCPU, secs))
 	}
+	writeAuditTable(w, rows, byKey)
 	fmt.Fprintln(w)
 	if c == nil {
 		fmt.Fprintln(w, "results not compared (--check=false)")
@@ -242,12 +243,15 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 			fmt.Fprintf(w, "errors in %s/%s: %d, first: %s\n", r.workload, r.server, r.errors, r.firstErr)
 		}
 	}
-	fmt.Fprintln(w, "\nreq/s: answered requests per second of the timed run; p50/p99: latency as the client saw it; peak PSS: the")
-	fmt.Fprintln(w, "server children's proportional set size, sampled every 100 ms from the warm-up on (the highest of the rounds;")
-	fmt.Fprintln(w, "a page that several mappings share counts once); server/gen/other CPU: CPU time of the server child (\"+ db\":")
-	fmt.Fprintln(w, "and of the PostgreSQL processes), of the generator and of every other process on the machine during the timed")
-	fmt.Fprintln(w, "run, in % of one core, from /proc (tick accounting: approximate, \"other\" is clamped at 0); \"(all)\": the")
-	fmt.Fprintln(w, "workload ran out of records before the time was up.")
+	fmt.Fprintln(w, "\nreq/s: answered requests per second of the timed run; p50/p99: latency as the client saw it; ÷ baseline:")
+	fmt.Fprintln(w, "the row's figure divided by its baseline's (kit's by raw-audit's where that ran, the same work done by hand,")
+	fmt.Fprintln(w, "else by raw's; kit-no-events' and raw-audit's by raw's); CPU per request: the server child's CPU time (\"+ db\":")
+	fmt.Fprintln(w, "and the PostgreSQL processes') divided by the requests answered; peak PSS: the server children's proportional")
+	fmt.Fprintln(w, "set size, sampled every 100 ms from the warm-up on (the highest of the rounds; a page that several mappings")
+	fmt.Fprintln(w, "share counts once); server/gen/other CPU: CPU time of the server child (\"+ db\": and of the PostgreSQL")
+	fmt.Fprintln(w, "processes), of the generator and of every other process on the machine during the timed run, in % of one")
+	fmt.Fprintln(w, "core, from /proc (tick accounting: approximate, \"other\" is clamped at 0); \"(all)\": the workload ran out")
+	fmt.Fprintln(w, "of records before the time was up.")
 }
 
 // revision names the commit of the working directory's repository, when
@@ -281,11 +285,17 @@ func pct(d time.Duration, secs float64) string {
 	return fmt.Sprintf("%.0f%%", 100*d.Seconds()/secs)
 }
 
-// tableRows returns the data rows of a report's table, for tests.
+// tableRows returns the data rows of a report's first table, for tests.
 func tableRows(report string) [][]string {
 	var out [][]string
 	for _, line := range strings.Split(report, "\n") {
-		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| workload") {
+		if !strings.HasPrefix(line, "|") {
+			if out != nil {
+				break
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "| workload") || strings.HasPrefix(line, "|---") {
 			continue
 		}
 		var cells []string
@@ -295,4 +305,76 @@ func tableRows(report string) [][]string {
 		out = append(out, cells)
 	}
 	return out
+}
+
+// baselineOf names the server whose row a row of server is divided by:
+// kit's is raw-audit (the same work by hand) where it ran the workload,
+// else raw; kit-no-events' and raw-audit's is raw; raw has none.
+func baselineOf(server, workload string, byKey map[string]result) string {
+	switch server {
+	case "kit":
+		if _, ok := byKey[workload+"/raw-audit"]; ok {
+			return "raw-audit"
+		}
+		return "raw"
+	case "kit-no-events", "raw-audit":
+		return "raw"
+	}
+	return ""
+}
+
+// cpuPerRequest is the server child's CPU time per answered request ("+
+// N db": and the PostgreSQL processes'), in microseconds.
+func (r result) cpuPerRequest() string {
+	if r.requests <= 0 || r.serverCPU < 0 {
+		return "n/a"
+	}
+	per := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(r.requests) }
+	out := fmt.Sprintf("%.0f µs", per(r.serverCPU))
+	if r.dbCPU >= 0 {
+		out = fmt.Sprintf("%.0f + %.0f db µs", per(r.serverCPU), per(r.dbCPU))
+	}
+	return out
+}
+
+// writeAuditTable prints, for each write workload that ran on kit, the
+// audit trail's price: kit with events against kit without, against the
+// same work by hand (raw-audit), kit without events against raw, and the
+// hand-written audit row's own price.
+func writeAuditTable(w io.Writer, rows []result, byKey map[string]result) {
+	var lines []string
+	for _, r := range rows {
+		if r.server != "kit" || !writes[r.workload] {
+			continue
+		}
+		ratio := func(a, b string) string {
+			x, okA := byKey[r.workload+"/"+a]
+			y, okB := byKey[r.workload+"/"+b]
+			if !okA || !okB || y.rate() <= 0 {
+				return "—"
+			}
+			return fmt.Sprintf("%.2fx", x.rate()/y.rate())
+		}
+		var cpus []string
+		for _, s := range allServers {
+			if x, ok := byKey[r.workload+"/"+s]; ok {
+				cpus = append(cpus, x.cpuPerRequest())
+			} else {
+				cpus = append(cpus, "—")
+			}
+		}
+		lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", r.workload,
+			ratio("kit", "kit-no-events"), ratio("kit", "raw-audit"), ratio("kit-no-events", "raw"), ratio("raw-audit", "raw"),
+			strings.Join(cpus, " / ")))
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nThe audit trail's price, write workloads (req/s ratios; CPU per request of kit / kit-no-events / raw / raw-audit):")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| workload | kit ÷ kit-no-events | kit ÷ raw-audit | kit-no-events ÷ raw | raw-audit ÷ raw | CPU per request |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--|")
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }

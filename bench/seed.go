@@ -17,6 +17,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"github.com/collectionkit/kit/events"
 	"github.com/collectionkit/kit/internal/pgopen"
 	"github.com/collectionkit/kit/internal/store"
 	"github.com/collectionkit/kit/kit"
@@ -102,6 +103,11 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver int, progr
 		return nil, err
 	}
 	fx.seedKitTook = time.Since(start)
+	// The events add-on's table, empty: the kit server installs the
+	// add-on, kit-no-events does not (seeding wrote no events).
+	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
+		return nil, fmt.Errorf("install events: %w", err)
+	}
 	if !fx.pg {
 		if _, err := k.DB().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			return nil, err
@@ -277,7 +283,7 @@ const rawRowsPerStatement, rawRowsPerStatementSQLite = 500, 50
 // PostgreSQL four connections write at once.
 func (fx *fixture) seedRaw(ctx context.Context, db *sql.DB, rows []storedRow, progress io.Writer) error {
 	var creates []string
-	for _, stmt := range rawSchema(fx.pg) {
+	for _, stmt := range append(rawSchema(fx.pg), rawAuditSchema(fx.pg)...) {
 		if strings.HasPrefix(stmt, "CREATE INDEX") || strings.HasPrefix(stmt, "CREATE UNIQUE INDEX") {
 			creates = append(creates, stmt)
 			continue
@@ -375,6 +381,7 @@ func (fx *fixture) seedRaw(ctx context.Context, db *sql.DB, rows []storedRow, pr
 // copying a million rows back into kit's table, its trigram indexes
 // included, takes minutes.
 func (fx *fixture) restore(ctx context.Context, server string) error {
+	server = family(server)
 	if fx.pg && !fx.changed[server] {
 		return nil
 	}
@@ -420,9 +427,10 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 			rebuild = append(rebuild, creates...)
 		}
 	}
-	stmts := []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed"}
+	stmts := []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed", "TRUNCATE bench_audit"}
 	if server == "kit" {
-		stmts = append(stmts, "TRUNCATE kit_row_counts", "INSERT INTO kit_row_counts SELECT * FROM bench_seed_counts")
+		stmts = []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed",
+			"TRUNCATE kit_row_counts", "INSERT INTO kit_row_counts SELECT * FROM bench_seed_counts", "TRUNCATE kit_events"}
 	}
 	for _, stmt := range stmts {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
@@ -467,8 +475,20 @@ func (fx *fixture) ran(server, workload string) {
 		if fx.changed == nil {
 			fx.changed = map[string]bool{}
 		}
-		fx.changed[server] = true
+		fx.changed[family(server)] = true
 	}
+}
+
+// family is the server whose data server runs on: kit-no-events on kit's,
+// raw-audit on raw's.
+func family(server string) string {
+	if server == "kit-no-events" {
+		return "kit"
+	}
+	if server == "raw-audit" {
+		return "raw"
+	}
+	return server
 }
 
 // cleanup drops the PostgreSQL schemas; SQLite files go with the
@@ -492,17 +512,18 @@ func (fx *fixture) cleanup() {
 // serverArgs are the --serve arguments of a child for server.
 func (fx *fixture) serverArgs(server string) []string {
 	args := []string{"--serve", server}
+	kit := family(server) == "kit"
 	switch {
-	case fx.pg && server == "kit":
+	case fx.pg && kit:
 		args = append(args, "--db", fx.dsn, "--schema", fx.kitSchema)
 	case fx.pg:
 		args = append(args, "--db", fx.dsn, "--schema", fx.rawSchema)
-	case server == "kit":
+	case kit:
 		args = append(args, "--sqlite", fx.kitPath)
 	default:
 		args = append(args, "--sqlite", fx.rawPath)
 	}
-	if server == "raw" {
+	if !kit {
 		args = append(args, "--token", fx.rawToken, "--user", fx.userID, "--teams", fx.teamID+","+fx.otherTeamID)
 	}
 	return args
@@ -510,7 +531,7 @@ func (fx *fixture) serverArgs(server string) []string {
 
 // token is the bearer token of server.
 func (fx *fixture) token(server string) string {
-	if server == "raw" {
+	if family(server) == "raw" {
 		return fx.rawToken
 	}
 	return fx.kitToken
