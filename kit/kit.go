@@ -174,8 +174,10 @@ type Kit struct {
 	closed  atomic.Bool
 	hooksMu sync.RWMutex
 	txHooks []MutationTxFunc
-	hooks   []MutationFunc
-	hub     *changehub.Hub
+	// rowsHooks are the OnMutationRows listeners.
+	rowsHooks []MutationRowsFunc
+	hooks     []MutationFunc
+	hub       *changehub.Hub
 	// presence holds the open presence streams (presence.go).
 	presence *presenceRegistry
 

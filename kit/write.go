@@ -29,9 +29,10 @@ func (k *Kit) runWrite(ctx context.Context, a Actor, w store.Write, fn func(ctx 
 // is one write statement with nothing after it that can fail: c keeps no
 // order (trees and sortable collections move siblings too) and no
 // OnMutationTx listener is registered (a listener writes, and may fail,
-// after the record is written). The change log's row does not count: on
-// SQLite the write queue writes the rows of a group just before it
-// commits (see store.RecordChange).
+// after the record is written). The change log's row and an
+// OnMutationRows listener's rows do not count: on SQLite the write queue
+// inserts the rows of a group just before it commits (see
+// store.RecordChange and store.InsertAtCommit).
 func (k *Kit) singleWrite(c *collections.Collection) bool {
 	if c.IsOrdered() {
 		return false
@@ -45,10 +46,11 @@ func (k *Kit) singleWrite(c *collections.Collection) bool {
 // may be one statement outside any transaction (store.InsertLogged,
 // UpdateLogged, DeleteLogged), which also writes its row count and change
 // log row: on PostgreSQL, when singleWrite holds (no OnMutationTx listener
-// needs a transaction, no siblings move). On SQLite writes are
-// group-committed instead (see store.Store.RunWrite).
+// needs a transaction, no siblings move) and no OnMutationRows listener
+// adds rows to it. On SQLite writes are group-committed instead (see
+// store.Store.RunWrite).
 //
 // A batch's writes never do: they run in the batch's transaction.
 func (k *Kit) writesAlone(a Actor, c *collections.Collection) bool {
-	return a.batch == nil && k.store.WritesAlone() && k.singleWrite(c)
+	return a.batch == nil && k.store.WritesAlone() && k.singleWrite(c) && !k.hasRowsHooks()
 }

@@ -172,6 +172,9 @@ type writeReq struct {
 	// counts are the row count changes fn noted (countRows), added for
 	// the group's successful writes just before it commits.
 	counts []countDelta
+	// rows are the rows fn handed to InsertAtCommit, inserted for the
+	// group's successful writes just before it commits.
+	rows []CommitRows
 }
 
 // writeReqKey carries the running *writeReq in fn's context.
@@ -452,11 +455,13 @@ func (g *group) run(batch []*writeReq, i int, r *writeReq) (rest []*writeReq, st
 // among the group's successful writes, or undoes it. An error means the
 // transaction broke.
 func (g *group) settle(ctx context.Context, r *writeReq, sp bool) error {
+	var after *AfterWriteError
 	switch {
-	case r.panicked && g.grouped && !sp:
-		// A panic may have come after the write: without a savepoint the
-		// group cannot keep the rest and drop this one.
-		return errors.New("store: write transaction aborted: another write in its group panicked")
+	case (r.panicked || errors.As(r.err, &after)) && g.grouped && !sp:
+		// A panic may have come after the write, and an *AfterWriteError
+		// did: without a savepoint the group cannot keep the rest and
+		// drop this one.
+		return ErrGroupAborted
 	case sp && (r.err != nil || r.panicked):
 		if err := g.q.rollbackTo(ctx, g.tx); err != nil {
 			return fmt.Errorf("store: write transaction aborted: %w", errors.Join(r.err, err))
@@ -477,7 +482,9 @@ func (g *group) settle(ctx context.Context, r *writeReq, sp bool) error {
 // hands the changes over (Committed).
 func (q *writeQueue) commitGroup(tx bun.Tx, ok []*writeReq) {
 	ctx := context.WithoutCancel(ok[0].ctx)
-	if err := q.s.insertChanges(ctx, tx, ok); err != nil {
+	if err := q.insertCommitRows(ctx, tx, ok); err != nil {
+		q.fail(tx, ok, err)
+	} else if err := q.s.insertChanges(ctx, tx, ok); err != nil {
 		q.fail(tx, ok, err)
 	} else if err := q.s.applyCounts(ctx, tx, ok); err != nil {
 		q.fail(tx, ok, err)
@@ -613,11 +620,16 @@ func (q *writeQueue) call(ctx context.Context, tx bun.Tx, r *writeReq) {
 	r.err = r.fn(ctx, tx)
 }
 
-// rollbackTo undoes the current savepoint and leaves it.
+// rollbackTo undoes the current write's savepoint and leaves it.
 func (q *writeQueue) rollbackTo(ctx context.Context, tx bun.Tx) error {
-	if _, err := q.s.execOnce(ctx, tx, "ROLLBACK TO kit_write"); err != nil {
+	return q.rollbackToName(ctx, tx, "kit_write")
+}
+
+// rollbackToName undoes the savepoint name and leaves it.
+func (q *writeQueue) rollbackToName(ctx context.Context, tx bun.Tx, name string) error {
+	if _, err := q.s.execOnce(ctx, tx, "ROLLBACK TO "+name); err != nil {
 		return err
 	}
-	_, err := q.s.execOnce(ctx, tx, "RELEASE kit_write")
+	_, err := q.s.execOnce(ctx, tx, "RELEASE "+name)
 	return err
 }
