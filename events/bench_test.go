@@ -41,7 +41,7 @@ func BenchmarkCreate(b *testing.B) {
 }
 
 func benchmarkCreate(b *testing.B, e testdb.Engine) {
-	for _, api := range []string{"go", "http"} {
+	for _, api := range []string{"go", "go-parallel", "http"} {
 		for _, tc := range []struct {
 			name    string
 			install bool
@@ -86,7 +86,20 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 				stmts.n.Store(0)
 				cpu := cpuTime()
 				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
+				if api == "go-parallel" {
+					// Concurrent writers, as a server has: on SQLite the
+					// write queue commits them in groups.
+					b.SetParallelism(16)
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							if _, err := k.Records("shopProducts").Create(uctx, actor, data); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					})
+				}
+				for i := 0; i < b.N && api != "go-parallel"; i++ {
 					if api == "go" {
 						if _, err := k.Records("shopProducts").Create(uctx, actor, data); err != nil {
 							b.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/uptrace/bun/dialect"
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/collectionkit/kit/kit"
@@ -38,8 +39,10 @@ type Tracker struct {
 //     lock;
 //   - unless cfg.Disabled, it registers a mutation listener that writes
 //     each create, update and delete's events inside the mutation's own
-//     transaction ([kit.Kit.OnMutationTx]), so a change and its events
-//     commit or roll back together;
+//     transaction, so a change and its events commit or roll back
+//     together: on SQLite with [kit.Kit.OnMutationRows] (the events of a
+//     group commit are inserted together, see trackRows), elsewhere with
+//     [kit.Kit.OnMutationTx];
 //   - it adds the routes GET /teams/{team}/kit-events, POST
 //     /teams/{team}/kit-collection-events and GET /kit-events/health under
 //     k's prefix, and describes them in k's OpenAPI document
@@ -63,7 +66,11 @@ func Install(ctx context.Context, k *kit.Kit, cfg Config) (*Tracker, error) {
 		return nil, err
 	}
 	if !cfg.Disabled {
-		k.OnMutationTx(t.onMutation)
+		if t.k.DB().Dialect().Name() == dialect.SQLite {
+			k.OnMutationRows(t.rowsOf)
+		} else {
+			k.OnMutationTx(t.onMutation)
+		}
 	}
 	return t, nil
 }

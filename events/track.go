@@ -336,3 +336,64 @@ func warning(err error) string {
 	}
 	return "change saved without its audit event: " + msg
 }
+
+// rowsOf is the listener Install registers with OnMutationRows on
+// SQLite: it builds the mutation's event rows, which kit inserts in the
+// mutation's transaction (with the other events of its write group, in
+// one INSERT). The acting user's name comes from ctx or, when not there,
+// from the Directory, read through tx.
+// In ModeThrow the rows are required: a failure to build or insert them
+// fails the mutation. In the other modes a build failure is logged and
+// the mutation goes on without its events; an INSERT that fails is rolled
+// back alone (MutationRows.Optional) and reported the same way.
+func (t *Tracker) rowsOf(ctx context.Context, tx bun.Tx, m *kit.Mutation) (kit.MutationRows, error) {
+	rows, err := t.buildRows(ctx, tx, m)
+	if err != nil {
+		return kit.MutationRows{}, t.failed(ctx, m, err)
+	}
+	if len(rows) == 0 {
+		return kit.MutationRows{}, nil
+	}
+	throw := t.cfg.mode() == ModeThrow
+	return kit.MutationRows{Model: &rows, Optional: !throw, Done: func(err error) {
+		if err != nil {
+			err = fmt.Errorf("events: insert: %w", err)
+			if !throw {
+				_ = t.failed(ctx, m, err)
+				return
+			}
+			t.logFailure(ctx, m, err)
+		}
+		t.recordAttempt(err)
+	}}, nil
+}
+
+// buildRows builds the mutation's event rows, a panic becoming an error.
+func (t *Tracker) buildRows(ctx context.Context, tx bun.Tx, m *kit.Mutation) (rows []eventRow, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("events: panic while tracking: %v", p)
+		}
+	}()
+	evs, err := t.build(ctx, tx, m, nil)
+	if err != nil {
+		return nil, err
+	}
+	return rowsOf(evs)
+}
+
+// failed reports a tracking failure of m as onMutation does: it is
+// counted and logged, and in ModeThrow returned as a 500 that fails the
+// mutation; in ModeToast (development only) the response says the change
+// was saved without its event.
+func (t *Tracker) failed(ctx context.Context, m *kit.Mutation, err error) error {
+	t.recordAttempt(err)
+	t.logFailure(ctx, m, err)
+	if t.cfg.mode() == ModeThrow {
+		return &kit.Error{Status: 500, Message: trackingFailed, Err: err}
+	}
+	if t.cfg.mode() == ModeToast && t.k.Config().Dev {
+		kit.SetResponseHeader(ctx, WarningHeader, warning(err))
+	}
+	return nil
+}
