@@ -87,6 +87,9 @@ func startBrowser() {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// English, whatever the machine's locale: the flows read the
+		// admin's English words (the German flow asks for German itself).
+		chromedp.Flag("lang", "en-US"),
 		chromedp.WindowSize(1280, 900),
 	)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)

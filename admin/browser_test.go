@@ -20,7 +20,7 @@ func TestBrowserSignInAndList(t *testing.T) {
 			chromedp.SendKeys(chromedp.CSS("#password"), "not the password"),
 			chromedp.Click(chromedp.CSS("button[type=submit]")),
 		)
-		p.waitText("[data-test=signin-error]", "invalid email or password")
+		p.waitText("[data-test=signin-error]", "Invalid email or password.")
 		p.checkAccessibility("the sign-in page")
 	})
 

@@ -15,7 +15,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['client/test/**/*.test.ts', 'vue/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['client/test/**/*.test.ts', 'vue/test/**/*.test.ts', 'admin/test/**/*.test.ts', 'test/**/*.test.ts'],
     environment: 'node',
     // happy-dom's fetch applies the browser's same-origin policy; the kit
     // server the component tests talk to is another origin and sends no

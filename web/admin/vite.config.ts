@@ -13,6 +13,14 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 export default defineConfig({
   base: './',
   plugins: [vue(), tailwindcss()],
+  // vue-i18n's build flags: the Composition API only (no legacy API, no
+  // global components), no devtools; messages compile at run time without
+  // eval, which the admin's Content Security Policy forbids.
+  define: {
+    __VUE_I18N_FULL_INSTALL__: false,
+    __VUE_I18N_LEGACY_API__: false,
+    __INTLIFY_PROD_DEVTOOLS__: false,
+  },
   resolve: {
     alias: {
       '@collectionkit/client': src('../client/src/index.ts'),

@@ -1,4 +1,4 @@
-import { formatDay } from '@collectionkit/vue'
+import { defaultTranslate, formatDay, type KitTranslate } from '@collectionkit/vue'
 import { h, type VNodeChild } from 'vue'
 import { RouterLink } from 'vue-router'
 import type { FieldMeta } from './fields'
@@ -7,33 +7,37 @@ import type { FieldMeta } from './fields'
 export const numericTypes = new Set(['number', 'decimal'])
 
 const numberFormats = new Map<string, Intl.NumberFormat>()
-/** formatNumber shows a number field's value (a decimal keeps its scale) with Intl in the browser's locale. */
-export function formatNumber(v: unknown, scale?: number): string {
+/** formatNumber shows a number field's value (a decimal keeps its scale) with Intl in locale (undefined: the browser's). */
+export function formatNumber(v: unknown, scale?: number, locale?: string): string {
   const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN
   if (Number.isNaN(n)) return v == null ? '' : String(v)
   const digits = typeof v === 'string' && scale === undefined ? (v.split('.')[1]?.length ?? 0) : (scale ?? undefined)
-  const key = String(digits)
+  const key = `${locale ?? ''}|${digits}`
   let f = numberFormats.get(key)
-  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(undefined, digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits })))
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(locale, digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits })))
   return f.format(n)
 }
 
-/** summarize says what a JSON value holds in a few words: `heightCm: 40, note: tall`. */
-export function summarize(v: unknown): string {
+/** summarize says what a JSON value holds in a few words (through t): `heightCm: 40, note: tall`, `3 items`. */
+export function summarize(v: unknown, t: KitTranslate = defaultTranslate): string {
   if (v === null || v === undefined) return ''
-  if (Array.isArray(v)) return v.length === 1 ? '1 item' : `${v.length} items`
+  if (Array.isArray(v)) return t('admin.cells.items', {}, v.length)
   if (typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>)
-    if (!entries.length) return 'empty'
+    if (!entries.length) return t('admin.cells.empty')
     return entries.map(([k, x]) => `${k}: ${x !== null && typeof x === 'object' ? '…' : String(x)}`).join(', ')
   }
   return String(v)
 }
 
-/** CellContext is what a cell needs beyond its value: the team and the titles of referenced records. */
+/** CellContext is what a cell needs beyond its value: the team, the titles of referenced records, the words and the locale. */
 export interface CellContext {
   team: string
   refTitle(target: string, id: string): string | undefined
+  /** The translator of the app's words (Yes, No, `3 items`). */
+  t: KitTranslate
+  /** The locale for Intl; undefined is the browser's. */
+  locale?: string
 }
 
 /**
@@ -57,11 +61,11 @@ export function renderCell(f: FieldMeta, v: unknown, ctx: CellContext): VNodeChi
   switch (f.type) {
     case 'number':
     case 'decimal':
-      return formatNumber(v, f.scale)
+      return formatNumber(v, f.scale, ctx.locale)
     case 'date':
-      return h('time', { datetime: String(v) }, formatDay(v))
+      return h('time', { datetime: String(v) }, formatDay(v, ctx.locale))
     case 'boolean':
-      return h('span', { class: v ? 'badge badge-yes' : 'badge badge-no' }, v ? 'Yes' : 'No')
+      return h('span', { class: v ? 'badge badge-yes' : 'badge badge-no' }, ctx.t(v ? 'admin.cells.yes' : 'admin.cells.no'))
     case 'array': {
       const list = Array.isArray(v) ? v : [v]
       const shown = list.slice(0, 3).map((x, i) => h('span', { key: i, class: 'chip' }, typeof x === 'string' ? x : JSON.stringify(x)))
@@ -70,11 +74,11 @@ export function renderCell(f: FieldMeta, v: unknown, ctx: CellContext): VNodeChi
     }
     case 'repeater':
     case 'json':
-      return h('span', { class: 'text-slate-700 dark:text-slate-300', title: JSON.stringify(v, null, 1) }, summarize(v))
+      return h('span', { class: 'text-slate-700 dark:text-slate-300', title: JSON.stringify(v, null, 1) }, summarize(v, ctx.t))
     case 'image':
       return h('img', { src: String(v), alt: '', class: 'size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700', loading: 'lazy', title: String(v) })
     case 'file':
       return h('a', { href: String(v), class: 'link', target: '_blank', rel: 'noopener', title: String(v) }, String(v).split('/').pop() || String(v))
   }
-  return typeof v === 'object' ? summarize(v) : String(v)
+  return typeof v === 'object' ? summarize(v, ctx.t) : String(v)
 }

@@ -9,6 +9,7 @@ import {
 } from '@collectionkit/client'
 import { inject, shallowRef, toValue, type App, type InjectionKey, type MaybeRefOrGetter, type ShallowRef } from 'vue'
 import { createKitForms, type KitForms } from './forms'
+import { defaultTranslate, type KitTranslate } from './translate'
 import { createKitPresence, type KitPresence } from './presence'
 
 /** KitRoute is the part of a route the composables read (vue-router's route fits). */
@@ -42,6 +43,15 @@ export interface KitPluginOptions {
   tracker?: EventTrackerOptions
   /** A record's address in the app (the activity log links its records there); none by default. */
   recordLink?: (collection: string, id: string) => string | undefined
+  /**
+   * The translator of the components' words (their keys are those of
+   * kitMessagesEn, under `kit.`); English by default. With vue-i18n, pass
+   * its `t` (see KitTranslate) and merge kitMessagesEn (and kitMessagesDe)
+   * into the app's catalogs.
+   */
+  t?: KitTranslate
+  /** The locale the components format dates and numbers for with Intl; the browser's by default. */
+  locale?: MaybeRefOrGetter<string | null | undefined>
 }
 
 /** KitContext is what the plugin provides: one per app, never global. */
@@ -64,6 +74,10 @@ export interface KitContext {
   presence: KitPresence
   /** A record's address in the app, from KitPluginOptions.recordLink. */
   recordLink(collection: string, id: string): string | undefined
+  /** The translator of the components' words (KitPluginOptions.t, else English). */
+  t: KitTranslate
+  /** The locale for Intl (KitPluginOptions.locale); undefined is the browser's. */
+  locale(): string | undefined
 }
 
 /** The injection key of the KitContext. */
@@ -113,6 +127,8 @@ export function createKitContext(options: KitPluginOptions): KitContext {
     forms,
     presence: createKitPresence(options.client, forms),
     recordLink: (collection, id) => options.recordLink?.(collection, id),
+    t: options.t ?? defaultTranslate,
+    locale: () => toValue(options.locale) || undefined,
   }
   return ctx
 }

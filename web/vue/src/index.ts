@@ -16,6 +16,13 @@
  */
 export { createKit, createKitContext, kitContextKey, useKit } from './context'
 export type { KitContext, KitPluginOptions, KitRoute } from './context'
+// The components' words: English and German catalogs, and the translator they read through.
+export { kitMessagesEn, type Catalog, type KitMessages } from './locales/en'
+export { kitMessagesDe } from './locales/de'
+export { defaultTranslate, messageParts, translateFrom } from './translate'
+export type { KitTranslate, MessagePart } from './translate'
+export { useKitI18n } from './i18n'
+export type { KitI18n } from './i18n'
 export { useCollectionQuery } from './useCollectionQuery'
 export type { UseCollectionQueryOptions, UseCollectionQueryReturn } from './useCollectionQuery'
 export { useCollectionItem } from './useCollectionItem'

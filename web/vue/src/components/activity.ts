@@ -1,4 +1,5 @@
 import type { EventChange } from '@collectionkit/client'
+import { defaultTranslate, type KitTranslate } from '../translate'
 
 /** changeValue shows a JSON-stringified change value: strings without quotes, null as an em dash. */
 export function changeValue(v: EventChange['oldValue']): string {
@@ -19,14 +20,14 @@ export function dayKey(ts: string | Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`
 }
 
-/** dayLabel names a day: Today, Yesterday, or the date in the user's locale. */
-export function dayLabel(key: string, now: Date = new Date()): string {
-  if (key === dayKey(now)) return 'Today'
+/** dayLabel names a day: Today, Yesterday (through t), or the date in locale (undefined: the browser's). */
+export function dayLabel(key: string, now: Date = new Date(), t: KitTranslate = defaultTranslate, locale?: string): string {
+  if (key === dayKey(now)) return t('kit.activity.today')
   const y = new Date(now)
   y.setDate(y.getDate() - 1)
-  if (key === dayKey(y)) return 'Yesterday'
+  if (key === dayKey(y)) return t('kit.activity.yesterday')
   const [yy, mm, dd] = key.split('-').map(Number)
-  return new Date(yy!, mm! - 1, dd!).toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })
+  return new Date(yy!, mm! - 1, dd!).toLocaleDateString(locale, { year: 'numeric', month: 'long', day: 'numeric' })
 }
 
 /** The badge classes of each operation. */

@@ -1,0 +1,93 @@
+import { kitMessagesDe, type Catalog } from '@collectionkit/vue'
+import type { en } from './en'
+
+/** de is the admin's German catalog: every key of en. */
+export const de: Catalog<typeof en> = {
+  ...kitMessagesDe,
+  admin: {
+    appName: 'kit admin',
+    signIn: {
+      title: 'Bei kit anmelden',
+      email: 'E-Mail',
+      password: 'Passwort',
+      submit: 'Anmelden',
+      pending: 'Anmeldung läuft…',
+      invalid: 'E-Mail oder Passwort ist falsch.',
+    },
+    layout: {
+      skip: 'Zum Inhalt springen',
+      menu: 'Menü',
+      team: 'Team',
+      chooseTeam: 'Team wählen',
+      collections: 'Sammlungen',
+      activity: 'Aktivität',
+      signOut: 'Abmelden',
+      theme: 'Design',
+      themeSystem: 'Wie das System',
+      themeLight: 'Hell',
+      themeDark: 'Dunkel',
+      language: 'Sprache',
+      notMemberTitle: 'Sie sind kein Mitglied dieses Teams',
+      notMemberBody:
+        'Das Team „{team}“ gibt es nicht, oder Sie wurden ihm nicht hinzugefügt. Bitten Sie eine der Eigentümerinnen oder einen der Eigentümer um eine Einladung, oder öffnen Sie eines Ihrer Teams.',
+      alsoViewing: 'Sehen sich diesen Eintrag auch an',
+      recordActivity: 'Aktivität dieses Eintrags',
+    },
+    toast: {
+      create: '{what} angelegt.',
+      update: '{what} gespeichert.',
+      delete: '{what} gelöscht.',
+      createMany: '{count} {label} angelegt.',
+      updateMany: '{count} {label} gespeichert.',
+      deleteMany: '{count} {label} gelöscht.',
+      notDeleted: 'Nicht gelöscht',
+      notSaved: 'Nicht gespeichert',
+      couldNotLoad: 'Konnte nicht geladen werden',
+      checkFields: '{what}: bitte die markierten Felder prüfen.',
+      failed: '{what}: {message}',
+      dismiss: 'Schließen',
+    },
+    collection: {
+      unknown: 'Unbekannte Sammlung {key}.',
+      readOnly: 'Nur lesen',
+      addChild: '+ Unterpunkt',
+      addChildTo: 'Unterpunkt zu {name} hinzufügen',
+    },
+    filters: {
+      form: 'Filter hinzufügen',
+      field: 'Feld',
+      choose: 'Wählen…',
+      condition: 'Bedingung',
+      value: 'Wert',
+      add: 'Filter hinzufügen',
+      active: 'Aktive Filter',
+      remove: 'Filter auf {field} entfernen',
+      toggle: 'Filter',
+      toggleCount: 'Filter ({count})',
+      ops: {
+        eq: 'ist gleich',
+        ne: 'ist nicht',
+        contains: 'enthält',
+        startsWith: 'beginnt mit',
+        gt: 'größer als',
+        lt: 'kleiner als',
+        isNull: 'ist leer',
+      },
+    },
+    home: {
+      welcome: 'Willkommen',
+      noTeams: 'Sie sind noch in keinem Team Mitglied.',
+    },
+    activity: {
+      title: 'Aktivität',
+      ofRecord: 'Aktivität des Eintrags {id}',
+      wholeTeam: 'Das ganze Team zeigen',
+    },
+    cells: {
+      yes: 'Ja',
+      no: 'Nein',
+      items: '{count} Element | {count} Elemente',
+      empty: 'leer',
+    },
+  },
+}
