@@ -98,7 +98,7 @@ func TestBrowserGerman(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS("[data-test=nav-activity]")))
 		p.waitText("[data-test=activity] h1", "Aktivität")
 		p.waitText("[data-kit-event]", "angelegt")
-		got := eval[[]string](p, `[document.querySelector('[data-kit-activity-filters]').getAttribute('aria-label'), document.querySelector('[data-kit-filter=operation] option').innerText, document.querySelector('[data-kit-day] h3').innerText]`)
+		got := eval[[]string](p, `[document.querySelector('[data-kit-activity-filters]').getAttribute('aria-label'), document.querySelector('[data-kit-filter=operation] option').innerText, document.querySelector('[data-kit-day] h2').innerText]`)
 		if want := []string{"Aktivität filtern", "Alle Vorgänge", "HEUTE"}; !slices.Equal(got, want) {
 			t.Errorf("got [filter label, first operation, day] %q, want %q", got, want)
 		}

@@ -111,7 +111,7 @@ describe('KitActivityTimeline', () => {
       },
     })
     const days = w.findAll('[data-kit-day]')
-    expect(days.map((d) => d.find('h3').text())).toEqual(['Today', 'Yesterday', old.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })])
+    expect(days.map((d) => d.find('h2').text())).toEqual(['Today', 'Yesterday', old.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })])
     expect(days.map((d) => d.findAll('[data-kit-event]').map((e) => e.attributes('data-kit-event')))).toEqual([['1', '2'], ['3'], ['4']])
   })
 
