@@ -14,6 +14,7 @@ export const kitMessagesDe: KitMessages = {
       delete: 'Löschen',
       deleteNamed: '{name} löschen',
       move: '{name} verschieben',
+      quoted: '„{text}“',
     },
     table: {
       search: 'Suchen…',

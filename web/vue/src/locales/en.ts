@@ -19,6 +19,8 @@ export const kitMessagesEn = {
       delete: 'Delete',
       deleteNamed: 'Delete {name}',
       move: 'Move {name}',
+      // A title or a value quoted in running text.
+      quoted: '“{text}”',
     },
     table: {
       search: 'Search...',
