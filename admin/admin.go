@@ -2,6 +2,7 @@ package admin
 
 import (
 	"bytes"
+	"compress/gzip"
 	"embed"
 	"fmt"
 	"html"
@@ -9,7 +10,9 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/collectionkit/kit/kit"
@@ -43,6 +46,9 @@ type handler struct {
 	files  fs.FS
 	index  []byte // index.html with the API prefix set; the base is set per request
 	prefix string
+	// gzipped holds each compressible file of the build gzipped, by name,
+	// made on its first request (the build never changes).
+	gzipped sync.Map
 }
 
 func newHandler(embedded fs.FS, apiPrefix string) *handler {
@@ -117,7 +123,68 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, name string,
 	} else {
 		w.Header().Set("Cache-Control", "no-cache")
 	}
+	if compressible(ctype, b) {
+		w.Header().Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			b = h.gzip(name, b)
+			w.Header().Set("Content-Encoding", "gzip")
+		}
+	}
 	http.ServeContent(w, r, name, time.Time{}, bytes.NewReader(b))
+}
+
+// minGzip is the size from which a file is worth gzipping.
+const minGzip = 1024
+
+// compressible says whether a file of the type and content is sent
+// gzipped to a client that takes it: text (scripts, styles, SVG, JSON) of
+// at least minGzip bytes.
+func compressible(ctype string, b []byte) bool {
+	if len(b) < minGzip {
+		return false
+	}
+	t, _, _ := strings.Cut(ctype, ";")
+	return strings.HasPrefix(t, "text/") || t == "image/svg+xml" || t == "application/json" || t == "application/javascript"
+}
+
+// acceptsGzip says whether an Accept-Encoding header takes gzip: it names
+// gzip with a q above 0, or, not naming gzip, * with a q above 0.
+func acceptsGzip(header string) bool {
+	gzipQ, starQ := -1.0, -1.0
+	for _, part := range strings.Split(header, ",") {
+		fields := strings.Split(part, ";")
+		q := 1.0
+		for _, p := range fields[1:] {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
+					q = f
+				}
+			}
+		}
+		switch strings.ToLower(strings.TrimSpace(fields[0])) {
+		case "gzip":
+			gzipQ = q
+		case "*":
+			starQ = q
+		}
+	}
+	if gzipQ >= 0 {
+		return gzipQ > 0
+	}
+	return starQ > 0
+}
+
+// gzip returns the file name (content b) gzipped, made once.
+func (h *handler) gzip(name string, b []byte) []byte {
+	if z, ok := h.gzipped.Load(name); ok {
+		return z.([]byte)
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(b)
+	_ = zw.Close()
+	z, _ := h.gzipped.LoadOrStore(name, buf.Bytes())
+	return z.([]byte)
 }
 
 // serveIndex answers index.html with <base href> set to where the handler

@@ -1,6 +1,8 @@
 package admin_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -155,4 +157,76 @@ func get(t *testing.T, url, ctype string) string {
 		t.Errorf("GET %s: got %d %q, want 200 %q", url, res.StatusCode, res.Header.Get("Content-Type"), ctype)
 	}
 	return string(body)
+}
+
+// TestHandlerGzipsText serves a build with a script, a stylesheet, an SVG
+// large enough to be worth compressing, a small script and an image:
+// text of 1 KB or more goes gzipped to a client that takes gzip, the same
+// bytes as the file once unzipped, and plain to one that does not.
+func TestHandlerGzipsText(t *testing.T) {
+	big := strings.Repeat("console.log('kit admin');\n", 100)
+	files := fstest.MapFS{
+		"dist/index.html":          build["dist/index.html"],
+		"dist/assets/app-big.js":   {Data: []byte(big)},
+		"dist/assets/app-big.css":  {Data: []byte(strings.Repeat("body{margin:0}\n", 100))},
+		"dist/assets/logo-big.svg": {Data: []byte(`<svg xmlns="http://www.w3.org/2000/svg">` + strings.Repeat("<g/>", 300) + `</svg>`)},
+		"dist/assets/app-small.js": {Data: []byte(`console.log("app")`)},
+		"dist/assets/photo.png":    {Data: append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 2000)...)},
+	}
+	srv := httptest.NewServer(http.StripPrefix("/admin", admin.NewHandlerForTest(files, "/api")))
+	defer srv.Close()
+	for _, c := range []struct {
+		name, path, acceptEncoding string
+		gzipped                    bool
+		vary                       string
+	}{
+		{"a script of 1 KB or more is gzipped for a client that takes gzip", "/admin/assets/app-big.js", "gzip, deflate, br", true, "Accept-Encoding"},
+		{"a stylesheet is gzipped", "/admin/assets/app-big.css", "gzip", true, "Accept-Encoding"},
+		{"an SVG is gzipped", "/admin/assets/logo-big.svg", "br;q=1.0, gzip;q=0.8", true, "Accept-Encoding"},
+		{"any encoding (*) takes gzip", "/admin/assets/app-big.js", "*", true, "Accept-Encoding"},
+		{"a client without Accept-Encoding gets the file plain", "/admin/assets/app-big.js", "", false, "Accept-Encoding"},
+		{"gzip;q=0 refuses gzip", "/admin/assets/app-big.js", "gzip;q=0, *", false, "Accept-Encoding"},
+		{"a client that takes only br gets the file plain", "/admin/assets/app-big.js", "br", false, "Accept-Encoding"},
+		{"a script under 1 KB is sent plain", "/admin/assets/app-small.js", "gzip", false, ""},
+		{"an image is sent as it is", "/admin/assets/photo.png", "gzip", false, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			req, _ := http.NewRequestWithContext(t.Context(), "GET", srv.URL+c.path, nil)
+			if c.acceptEncoding != "" {
+				req.Header.Set("Accept-Encoding", c.acceptEncoding)
+			}
+			// Without its own Accept-Encoding the transport asks for gzip
+			// and unzips; this one must see the answer as sent.
+			res, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			body, _ := io.ReadAll(res.Body)
+			if res.StatusCode != 200 {
+				t.Fatalf("got status %d, want 200", res.StatusCode)
+			}
+			want := files["dist/"+strings.TrimPrefix(c.path, "/admin/")].Data
+			wantEncoding := ""
+			if c.gzipped {
+				wantEncoding = "gzip"
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatalf("got a body that is not gzip: %v", err)
+				}
+				if body, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := res.Header.Get("Content-Encoding"); got != wantEncoding {
+				t.Errorf("got Content-Encoding %q, want %q", got, wantEncoding)
+			}
+			if got := res.Header.Get("Vary"); got != c.vary {
+				t.Errorf("got Vary %q, want %q", got, c.vary)
+			}
+			if !bytes.Equal(body, want) {
+				t.Errorf("got a body of %d bytes (unzipped), want the file's %d", len(body), len(want))
+			}
+		})
+	}
 }

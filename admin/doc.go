@@ -25,8 +25,13 @@
 //   - index.html for every other path (the app routes in the browser), with
 //     its <base href> set to the mount point and the Kit's API prefix in a
 //     meta tag, "Cache-Control: no-cache";
+//   - text files of 1 KB or more (scripts, styles, SVG) gzipped, with
+//     "Vary: Accept-Encoding", when the request's Accept-Encoding takes gzip;
 //   - 404 for a missing file under assets/, and 405 for methods other than
 //     GET and HEAD.
+//
+// The app speaks English and German (the browser's language, or the one the
+// user picks; see docs/admin.md).
 //
 // The app itself needs no route of its own: it uses the accounts routes
 // (POST /auth/login, GET /me), the registry (GET /kit/collections) and the
