@@ -93,6 +93,16 @@ func Error(w http.ResponseWriter, r *http.Request, logger *slog.Logger, err erro
 		JSON(w, b.Status, b)
 		return
 	}
+	if b.Status >= 500 && r != nil && r.Context().Err() != nil && errors.Is(err, context.Canceled) {
+		// The client went away and cancelled the work: no failure of the
+		// server's, and no one reads the answer.
+		if logger == nil {
+			logger = slog.Default()
+		}
+		logger.DebugContext(r.Context(), "kit: request cancelled by the client", "err", err, "method", r.Method, "path", r.URL.Path)
+		JSON(w, b.Status, b)
+		return
+	}
 	if b.Status >= 500 {
 		if logger == nil {
 			logger = slog.Default()

@@ -2,7 +2,10 @@ package wire_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"testing"
@@ -48,6 +51,38 @@ func TestABusyRefusalAnswers503WithRetryAfterAndIsNotLoggedAsAFailure(t *testing
 			}
 			if logs.Len() != 0 {
 				t.Errorf("got the log %q, want nothing at info level", logs.String())
+			}
+		})
+	}
+}
+
+// TestAFailureOfACancelledRequestIsNotLoggedAsAFailure: work that failed
+// because the client went away (its request's context cancelled) is no
+// failure of the server's; the same error on a live request still is.
+func TestAFailureOfACancelledRequestIsNotLoggedAsAFailure(t *testing.T) {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name   string
+		ctx    context.Context
+		err    error
+		logged bool
+	}{
+		{"a cancelled request's context.Canceled is not logged", cancelled, fmt.Errorf("events: list: %w", context.Canceled), false},
+		{"a live request's context.Canceled is logged", context.Background(), fmt.Errorf("events: list: %w", context.Canceled), true},
+		{"a cancelled request's other failure is logged", cancelled, errors.New("disk full"), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			w := httptest.NewRecorder()
+			wire.Error(w, httptest.NewRequest("GET", "/api/x", nil).WithContext(tt.ctx), logger, tt.err)
+			if w.Code != 500 {
+				t.Errorf("got status %d, want 500", w.Code)
+			}
+			if got := logs.Len() > 0; got != tt.logged {
+				t.Errorf("logged: got %v (%q), want %v", got, logs.String(), tt.logged)
 			}
 		})
 	}
