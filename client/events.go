@@ -134,6 +134,23 @@ func (t *Team) Track(ctx context.Context, opts TrackOptions) ([]Event, error) {
 	return out.Items, nil
 }
 
+// RevertEvent undoes update event id of the team: the old values of the
+// fields the event changed are written back as a new update, and the
+// record as written is returned: POST /teams/{team}/kit-events/{id}/revert.
+// A field changed since the event is ErrConflict unless force (which
+// overwrites the later change); a record deleted since is ErrConflict; an
+// event of another team, or of none, is ErrNotFound; an event that is no
+// update is ErrBadRequest.
+func (t *Team) RevertEvent(ctx context.Context, id string, force bool) (Record, error) {
+	var rec Record
+	body := map[string]any{"force": force}
+	path := "/teams/" + url.PathEscape(t.id) + "/kit-events/" + url.PathEscape(id) + "/revert"
+	if err := t.c.Do(ctx, http.MethodPost, path, nil, body, &rec); err != nil {
+		return nil, err
+	}
+	return rec, nil
+}
+
 // EventsHealth is the events add-on's health record: tracking attempts,
 // failures and the last failure (nil when there was none).
 type EventsHealth struct {

@@ -97,6 +97,36 @@ func TestEvents(t *testing.T) {
 			_, err := c.SuperAdmin().EventsHealth(ctx)
 			wantStatus(t, err, http.StatusForbidden, client.ErrForbidden)
 		})
+		t.Run("RevertEvent writes an update's old values back, refusing a field changed since unless forced", func(t *testing.T) {
+			page, err := acme.Events(ctx, client.EventQuery{ItemID: id, Operation: "update"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Oldest first: the client's "Hand tools", then the manual one.
+			first := page.Items[len(page.Items)-1]
+			// The manual event changed nothing stored: the title is still
+			// the event's new value.
+			rec, err := acme.RevertEvent(ctx, first.ID, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec["title"] != "Tools" {
+				t.Errorf("got title %v, want Tools", rec["title"])
+			}
+			_, err = acme.Collection("shopCategories").Update(ctx, id, map[string]any{"title": "Other"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = acme.RevertEvent(ctx, first.ID, false)
+			wantStatus(t, err, http.StatusConflict, client.ErrConflict)
+			if rec, err = acme.RevertEvent(ctx, first.ID, true); err != nil || rec["title"] != "Tools" {
+				t.Errorf("got %v, %v; want title Tools when forced", rec, err)
+			}
+		})
+		t.Run("RevertEvent of an unknown event is ErrNotFound", func(t *testing.T) {
+			_, err := acme.RevertEvent(ctx, "0190a000-0000-7000-8000-000000000000", true)
+			wantStatus(t, err, http.StatusNotFound, client.ErrNotFound)
+		})
 		t.Run("another team's events are forbidden", func(t *testing.T) {
 			_, err := c.Team("globex").Events(ctx, client.EventQuery{})
 			wantStatus(t, err, http.StatusForbidden, client.ErrForbidden)

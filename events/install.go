@@ -44,7 +44,8 @@ type Tracker struct {
 //     group commit are inserted together, see trackRows), elsewhere with
 //     [kit.Kit.OnMutationTx];
 //   - it adds the routes GET /teams/{team}/kit-events, POST
-//     /teams/{team}/kit-collection-events and GET /kit-events/health under
+//     /teams/{team}/kit-collection-events, POST
+//     /teams/{team}/kit-events/{id}/revert and GET /kit-events/health under
 //     k's prefix, and describes them in k's OpenAPI document
 //     ([kit.Kit.DescribeAPI]).
 //
@@ -98,6 +99,7 @@ func (t *Tracker) addRoutes() (err error) {
 	}()
 	t.k.HandleTeam(http.MethodGet, "kit-events", t.serveList)
 	t.k.HandleTeam(http.MethodPost, "kit-collection-events", t.serveTrack)
+	t.k.HandleTeam(http.MethodPost, "kit-events/{id}/revert", t.serveRevert)
 	t.k.Handle(http.MethodGet, "/kit-events/health", t.k.Auth().RequireAdmin()(http.HandlerFunc(t.serveHealth)))
 	t.k.DescribeAPI(t.describe)
 	return nil

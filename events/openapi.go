@@ -88,6 +88,16 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 			"200": openapi.JSONResponse("tracking is disabled: no events", itemsOf),
 		},
 	}).AddErrors(400, 401, 403, 404, 413, 415, 500)
+	revert := (&openapi.Operation{OperationID: "revertEvent", Tags: tags,
+		Summary:     "Undo an update event: write the fields' old values back",
+		Description: "Writes the old values of the fields an update event changed back to its record, as a new update (whose event carries metadata.revertOf). 409 naming the fields when one holds another value now (force: true overwrites it), or when the record is gone; 404 for an event of another team or of none; 400 for an event that is no update.",
+		Parameters: []*openapi.Parameter{openapi.ParamRef(openapi.ParamTeam),
+			{Name: "id", In: "path", Required: true, Description: "the event's id", Schema: str}},
+		RequestBody: &openapi.RequestBody{Content: map[string]openapi.MediaType{"application/json": {Schema: openapi.Schema{
+			"type": "object", "additionalProperties": false,
+			"properties": openapi.Schema{"force": openapi.Schema{"type": "boolean", "description": "overwrite fields changed since the event"}}}}}},
+		Responses: map[string]*openapi.Response{"200": openapi.JSONResponse("the record as written", openapi.Schema{"type": "object"})},
+	}).AddErrors(400, 401, 403, 404, 409, 413, 415, 500)
 	health := (&openapi.Operation{OperationID: "eventsHealth", Tags: tags,
 		Summary:     "Event tracking health (super-admins)",
 		Description: "How many tracking attempts this server made since it started and how many failed, with the last failure's message and time (kept in memory, per server); super-admins only.",
@@ -99,6 +109,7 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 	}{
 		{http.MethodGet, p + "/teams/{team}/kit-events", list},
 		{http.MethodPost, p + "/teams/{team}/kit-collection-events", track},
+		{http.MethodPost, p + "/teams/{team}/kit-events/{id}/revert", revert},
 		{http.MethodGet, p + "/kit-events/health", health},
 	} {
 		if err := doc.Add(r.method, r.path, r.op); err != nil {

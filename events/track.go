@@ -218,9 +218,13 @@ func (t *Tracker) build(ctx context.Context, tx bun.IDB, m *kit.Mutation, extra 
 		if changes == nil {
 			changes = []Change{}
 		}
+		md := metadata(m, extra)
+		if of, ok := ctx.Value(revertKey{}).(string); ok && m.Operation == kit.OpUpdate {
+			md["revertOf"] = of // see Tracker.Revert
+		}
 		evs[i] = Event{ID: id.String(), TeamID: m.TeamID, Timestamp: now, Operation: m.Operation,
 			CollectionName: m.Collection, ItemID: s.itemID, UserID: m.UserID, UserName: name,
-			Changes: changes, Metadata: metadata(m, extra)}
+			Changes: changes, Metadata: md}
 	}
 	return evs, nil
 }
