@@ -56,6 +56,7 @@ func definitions() []collections.Definition {
 		}},
 		{Name: "notes", Layer: "app", Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}},
 		{Name: "folders", Layer: "docs", Fields: title, Config: &collections.Config{Hierarchy: &collections.Hierarchy{Enabled: true}}},
+		{Name: "drafts", Layer: "app", Config: &collections.Config{SoftDelete: true}, Fields: []collections.Field{{Name: "body", Type: collections.TypeText}}},
 	}
 }
 

@@ -170,6 +170,10 @@ func (c *Collection) UseMetadata() bool {
 	return c.config.UseMetadata == nil || *c.config.UseMetadata
 }
 
+// SoftDelete reports whether a delete moves the record to the team's
+// trash (Config.SoftDelete).
+func (c *Collection) SoftDelete() bool { return c.config.SoftDelete }
+
 // DefaultSort is the attribute lists sort by when nothing else is asked:
 // the defaultPagination sortBy, else the order ascending for trees and
 // sortable collections (with a parent filter, a tree's list is the

@@ -35,6 +35,12 @@ type Config struct {
 	// UseMetadata adds createdAt, updatedAt, createdBy and updatedBy to
 	// every record; nil means true.
 	UseMetadata *bool `json:"useMetadata,omitempty"`
+	// SoftDelete makes a delete move the record to its team's trash
+	// instead of removing it for good: the record leaves the collection
+	// (lists, gets, references and counts no longer see it) and can be
+	// restored with the same id, or purged; kit purges it after the trash
+	// retention (kit.Config.Trash).
+	SoftDelete bool `json:"softDelete,omitempty"`
 	// RenamedFrom is the collection's former registry key: schema sync
 	// renames the table kit stored under that key (its rows, indexes,
 	// search index and row counts) to this collection's, and ignores it

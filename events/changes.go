@@ -25,11 +25,13 @@ type changeSet struct {
 
 // changesOf applies the change rules to a mutation:
 //
-//   - create: one event with a new-value entry for each field set (not
-//     null), auto-generated fields left out;
+//   - create, and restore from the trash: one event with a new-value
+//     entry for each field set (not null), auto-generated fields left out;
 //   - update: one event with an entry for each field whose JSON encoding
 //     changed, with its old and new value;
-//   - delete: one event per deleted record, with no changes;
+//   - delete, and purge from the trash: one event per record, with no
+//     changes (a delete that moved records to the trash has
+//     metadata.trashed true);
 //   - move: one event with an entry for each position field (parent,
 //     order, ...) that changed;
 //   - reorder: one event with an "itemIds" entry holding the new order.
@@ -38,7 +40,7 @@ type changeSet struct {
 // others by name.
 func changesOf(m *kit.Mutation, c *collections.Collection) ([]changeSet, error) {
 	switch m.Operation {
-	case kit.OpCreate:
+	case kit.OpCreate, kit.OpRestore:
 		after := afterState(m)
 		if after == nil {
 			after = m.Data
@@ -76,7 +78,7 @@ func changesOf(m *kit.Mutation, c *collections.Collection) ([]changeSet, error) 
 		}
 		return []changeSet{{itemID: m.ItemID, changes: changes}}, nil
 
-	case kit.OpDelete:
+	case kit.OpDelete, kit.OpPurge:
 		ids := m.ItemIDs
 		if len(ids) == 0 && m.ItemID != "" {
 			ids = []string{m.ItemID}

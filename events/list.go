@@ -30,7 +30,8 @@ type Query struct {
 	// finds its events. Anything else is a *kit.QueryError naming
 	// collectionName.
 	CollectionName string
-	// Operation is create, update, delete, move or reorder.
+	// Operation is create, update, delete, move, reorder, restore or
+	// purge.
 	Operation kit.Operation
 	UserID    string
 	ItemID    string
@@ -75,10 +76,10 @@ func ParseQuery(v url.Values) (Query, error) {
 	}
 	if s := v.Get("operation"); s != "" {
 		switch op := kit.Operation(s); op {
-		case kit.OpCreate, kit.OpUpdate, kit.OpDelete, kit.OpMove, kit.OpReorder:
+		case kit.OpCreate, kit.OpUpdate, kit.OpDelete, kit.OpMove, kit.OpReorder, kit.OpRestore, kit.OpPurge:
 			q.Operation = op
 		default:
-			return q, qerr("operation", "must be create, update, delete, move or reorder")
+			return q, qerr("operation", "must be create, update, delete, move, reorder, restore or purge")
 		}
 	}
 	var err error

@@ -30,7 +30,7 @@ func (t *Tracker) describe(doc *openapi.Document) error {
 		return openapi.Schema{"type": "object", "properties": props, "required": required}
 	}
 	schemas := map[string]openapi.Schema{
-		schemaOperation: {"type": "string", "enum": []any{"create", "update", "delete", "move", "reorder"}},
+		schemaOperation: {"type": "string", "enum": []any{"create", "update", "delete", "move", "reorder", "restore", "purge"}},
 		schemaEvent: obj(openapi.Schema{
 			"id": str, "teamId": str, "timestamp": openapi.Schema{"type": "string", "format": "date-time"},
 			"operation": operation, "collectionName": str, "itemId": str, "userId": str, "userName": str,

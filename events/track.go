@@ -222,6 +222,9 @@ func (t *Tracker) build(ctx context.Context, tx bun.IDB, m *kit.Mutation, extra 
 		if of, ok := ctx.Value(revertKey{}).(string); ok && m.Operation == kit.OpUpdate {
 			md["revertOf"] = of // see Tracker.Revert
 		}
+		if m.Trashed {
+			md["trashed"] = true
+		}
 		evs[i] = Event{ID: id.String(), TeamID: m.TeamID, Timestamp: now, Operation: m.Operation,
 			CollectionName: m.Collection, ItemID: s.itemID, UserID: m.UserID, UserName: name,
 			Changes: changes, Metadata: md}

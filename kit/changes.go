@@ -81,7 +81,9 @@ type ChangeEvent struct {
 	// ID is the change's position in the change log, also the event's SSE
 	// id: it grows with every committed change, across instances.
 	ID int64 `json:"id"`
-	// Operation is create, update, delete, move or reorder.
+	// Operation is create, update, delete (a move to the trash of a
+	// softDelete collection too), move, reorder, restore or purge (the
+	// trash's).
 	Operation Operation `json:"operation"`
 	// Collection is the registry key of the changed collection.
 	Collection string `json:"collection"`

@@ -156,7 +156,7 @@ func (k *Kit) describeChanges(doc *openapi.Document) error {
 	event := openapi.Schema{"type": "object", "required": []any{"id", "operation", "collection", "correlationId", "timestamp", "invalidate"},
 		"properties": openapi.Schema{
 			"id":            openapi.Schema{"type": "integer", "description": "the change's position, also the SSE id"},
-			"operation":     openapi.Schema{"type": "string", "enum": []any{"create", "update", "delete", "move", "reorder"}},
+			"operation":     openapi.Schema{"type": "string", "enum": []any{"create", "update", "delete", "move", "reorder", "restore", "purge"}},
 			"collection":    openapi.Schema{"type": "string", "description": "a registry key"},
 			"itemId":        str,
 			"itemIds":       openapi.Schema{"type": "array", "items": str},

@@ -69,6 +69,9 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 		if err := r.k.closeGaps(ctx, tx, c, a.TeamID, befores); err != nil {
 			return err
 		}
+		if err := r.k.toTrash(ctx, tx, c, a, m, started, befores...); err != nil {
+			return err
+		}
 		m.ItemIDs = ids
 		m.Result = map[string]any{"deleted": len(ids)}
 		if len(ids) == 1 {

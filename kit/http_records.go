@@ -33,6 +33,7 @@ func (k *Kit) registerCoreRoutes() {
 	k.registerAccountRoutes(add)
 	k.registerChangeRoutes(add)
 	k.registerPresenceRoutes(add)
+	k.registerTrashRoutes(add)
 }
 
 // collectionCall is what a collection endpoint gets once the caller is

@@ -21,13 +21,17 @@ import (
 // pattern of their own would conflict in http.ServeMux with the
 // /teams/{team}/<apiPath>/{id} routes external collections add.
 
-// serveGetOrTree serves GET .../tree, else GET .../{id}.
+// serveGetOrTree serves GET .../tree, GET .../trash (trash.go), else GET
+// .../{id}.
 func (k *Kit) serveGetOrTree(w http.ResponseWriter, r *http.Request, call collectionCall) {
-	if r.PathValue("id") == "tree" {
+	switch r.PathValue("id") {
+	case "tree":
 		k.serveTree(w, r, call)
-		return
+	case "trash":
+		k.serveTrash(w, r, call)
+	default:
+		k.serveGet(w, r, call)
 	}
-	k.serveGet(w, r, call)
 }
 
 // serveUpdateOrReorder serves PATCH .../reorder, else PATCH .../{id}.

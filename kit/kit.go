@@ -145,6 +145,10 @@ type Config struct {
 	// {prefix}/teams/{team}/kit-presence): who else has a collection or
 	// record open. The zero value turns it on with the documented defaults.
 	Presence PresenceConfig
+	// Trash configures the trash of softDelete collections: how long a
+	// deleted record stays restorable. The zero value is the documented
+	// defaults (30 days, purged hourly).
+	Trash TrashConfig
 
 	// Dev turns on development behaviour (add-ons may tell the caller more).
 	Dev bool
@@ -180,6 +184,9 @@ type Kit struct {
 	hub       *changehub.Hub
 	// presence holds the open presence streams (presence.go).
 	presence *presenceRegistry
+	// stopTrash ends the trash retention loop (trash.go); nil when none
+	// runs.
+	stopTrash context.CancelFunc
 
 	routerOnce sync.Once
 	router     router
@@ -273,6 +280,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	if k.changesOn() {
 		k.hub.StartRetention()
 	}
+	k.startTrashRetention()
 	return k, nil
 }
 
@@ -289,6 +297,7 @@ func (k *Kit) migrate(ctx context.Context) error {
 	registerPeriodicMigration(ms)
 	registerChangesMigration(ms)
 	registerLeanChangesMigration(ms)
+	registerTrashMigration(ms)
 	k.auth.RegisterMigrations(ms)
 	if err := k.runMigrations(ctx, ms); err != nil {
 		return fmt.Errorf("kit: migrate own tables: %w", err)
@@ -379,6 +388,9 @@ func (k *Kit) Close() error {
 		return nil
 	}
 	k.hub.Close()
+	if k.stopTrash != nil {
+		k.stopTrash()
+	}
 	k.presence.closeAll()
 	k.store.Close()
 	return k.closeDB()

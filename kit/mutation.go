@@ -23,6 +23,12 @@ const (
 	OpDelete  Operation = "delete"
 	OpMove    Operation = "move"
 	OpReorder Operation = "reorder"
+	// OpRestore puts a record back from its team's trash (see
+	// Records.Restore); it carries ItemID, Data and Result as a create.
+	OpRestore Operation = "restore"
+	// OpPurge removes records from the trash for good (Records.Purge and
+	// the retention purge); it carries ItemIDs and BeforeData as a delete.
+	OpPurge Operation = "purge"
 )
 
 // Mutation is the kit:mutation payload. Create carries Data, Result and
@@ -41,6 +47,9 @@ type Mutation struct {
 	BeforeData    map[string]any `json:"beforeData,omitempty"`
 	Result        any            `json:"result,omitempty"`
 	CorrelationID string         `json:"correlationId,omitempty"`
+	// Trashed says that a delete moved the records to the team's trash
+	// (a softDelete collection) instead of removing them for good.
+	Trashed bool `json:"trashed,omitempty"`
 	// Timestamp is when the mutation started, in Unix milliseconds.
 	Timestamp int64 `json:"timestamp"`
 	// TeamID and UserID say who changed what where.

@@ -560,7 +560,7 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 		return err
 	}
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
-	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !r.k.hasHooks() && opts.IfMatch == nil {
+	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !c.SoftDelete() && !r.k.hasHooks() && opts.IfMatch == nil {
 		// Nothing needs the record's last state (no listener, no owner
 		// check, no siblings to move): one statement, which also tells
 		// whether the team had the record.
@@ -609,6 +609,9 @@ func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts Write
 			return err
 		}
 		if err := r.k.closeGap(ctx, tx, c, a.TeamID, before); err != nil {
+			return err
+		}
+		if err := r.k.toTrash(ctx, tx, c, a, m, started, before); err != nil {
 			return err
 		}
 		m.ItemID, m.ItemIDs, m.BeforeData = id, []string{id}, before

@@ -34,7 +34,7 @@ func (k *Kit) runWrite(ctx context.Context, a Actor, w store.Write, fn func(ctx 
 // inserts the rows of a group just before it commits (see
 // store.RecordChange and store.InsertAtCommit).
 func (k *Kit) singleWrite(c *collections.Collection) bool {
-	if c.IsOrdered() {
+	if c.IsOrdered() || c.SoftDelete() {
 		return false
 	}
 	k.hooksMu.RLock()

@@ -344,6 +344,9 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 			Responses: map[string]*Response{"200": JSONResponse("the siblings in their new order", items)},
 		}).AddErrors(400, 401, 403, 404, 413, 415, 500)})
 	}
+	if c.SoftDelete() {
+		ops = append(ops, trashOps(c, record, base, op, tags)...)
+	}
 	ops = append(ops, routeOp{http.MethodGet, o.Prefix + "/super-admin/" + key + "/{id}", (&Operation{
 		OperationID: "superAdminGet" + op, Tags: tags,
 		Summary:     "Read one record of " + c.Name() + " of any team",

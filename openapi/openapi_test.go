@@ -47,7 +47,7 @@ func newFixture(t *testing.T) *fixture {
 // newFixtureOn is newFixture on engine e.
 func newFixtureOn(t *testing.T, e testdb.Engine) *fixture {
 	t.Helper()
-	tasks := collections.Definition{Name: "tasks", Layer: "app", Config: &collections.Config{Sortable: &collections.Sortable{Enabled: true}},
+	tasks := collections.Definition{Name: "tasks", Layer: "app", Config: &collections.Config{Sortable: &collections.Sortable{Enabled: true}, SoftDelete: true},
 		Fields: []collections.Field{{Name: "title", Type: collections.TypeString, Meta: collections.FieldMeta{Required: true}}}}
 	people, err := external.DefineExternalCollection(external.Config{
 		Name: "teamPeople", FetchStrategy: "restful",
