@@ -21,14 +21,16 @@ import (
 // pattern of their own would conflict in http.ServeMux with the
 // /teams/{team}/<apiPath>/{id} routes external collections add.
 
-// serveGetOrTree serves GET .../tree, GET .../trash (trash.go), else GET
-// .../{id}.
+// serveGetOrTree serves GET .../tree, GET .../trash (trash.go), GET
+// .../export (export.go), else GET .../{id}.
 func (k *Kit) serveGetOrTree(w http.ResponseWriter, r *http.Request, call collectionCall) {
 	switch r.PathValue("id") {
 	case "tree":
 		k.serveTree(w, r, call)
 	case "trash":
 		k.serveTrash(w, r, call)
+	case "export":
+		k.serveExport(w, r, call)
 	default:
 		k.serveGet(w, r, call)
 	}

@@ -347,6 +347,7 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 	if c.SoftDelete() {
 		ops = append(ops, trashOps(c, record, base, op, tags)...)
 	}
+	ops = append(ops, dataOps(c, record, base, op, tags, listParams)...)
 	ops = append(ops, routeOp{http.MethodGet, o.Prefix + "/super-admin/" + key + "/{id}", (&Operation{
 		OperationID: "superAdminGet" + op, Tags: tags,
 		Summary:     "Read one record of " + c.Name() + " of any team",

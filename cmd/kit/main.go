@@ -52,6 +52,7 @@ var commands = []command{
 	{"token create", "create an API token for a user and print it"},
 	{"token revoke", "revoke an API token by id"},
 	{"events cleanup", "delete audit events past retention (--dry-run: only print them)"},
+	{"export", "write a team's records of a collection as CSV, JSON or NDJSON"},
 	{"migrate plan", "print the schema changes kit serve would make, with SQL"},
 	{"migrate apply", "make the pending schema changes (--drop: drop removed columns)"},
 	{"help", "print this list, or a command's usage and flags"},
@@ -135,6 +136,7 @@ var topCommands = map[string]runner{
 	"token":   runToken,
 	"events":  runEvents,
 	"migrate": runMigrate,
+	"export":  runExport,
 }
 
 // commandFlags is the flag set of one command, with the usage it prints
