@@ -10,6 +10,8 @@ import (
 // {apiPath} would overlap /teams/{team}/members/{member}.
 func (k *Kit) registerTrashRoutes(add func(method, path string, h http.HandlerFunc)) {
 	add(http.MethodPost, "/teams/{team}/{apiPath}/{id}/restore", k.collectionRoute(k.serveRestore))
+	// POST .../{apiPath}/import (http_import.go), for the same reason.
+	add(http.MethodPost, "/teams/{team}/{apiPath}/{id}", k.collectionRoute(k.servePostOnRecordPath))
 	add(http.MethodDelete, "/teams/{team}/{apiPath}/{id}/trash", k.collectionRoute(k.servePurge))
 }
 

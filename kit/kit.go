@@ -116,6 +116,10 @@ type Config struct {
 	Prefix string
 	// MaxBodyBytes limits request bodies. Default 1 MiB.
 	MaxBodyBytes int64
+	// MaxImportBytes limits the body of an import (POST
+	// .../{apiPath}/import), read whole before anything is written.
+	// Default 64 MiB.
+	MaxImportBytes int64
 	// Middleware wraps the whole API handler once (outermost first), for
 	// rate limiters, logging: every request Handler serves, unknown
 	// routes and wrong methods included, passes each middleware once
@@ -217,6 +221,9 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	}
 	if k.cfg.MaxBodyBytes <= 0 {
 		k.cfg.MaxBodyBytes = 1 << 20
+	}
+	if k.cfg.MaxImportBytes <= 0 {
+		k.cfg.MaxImportBytes = defaultMaxImportBytes
 	}
 	if err := cfg.CORS.check(); err != nil {
 		return nil, err

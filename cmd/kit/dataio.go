@@ -8,6 +8,8 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
@@ -125,4 +127,89 @@ func runExport(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return fail(stderr, "export", err)
 	}
 	return exitOK
+}
+
+// runImport implements "kit import".
+func runImport(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var o dataOptions
+	fl := newCommandFlags("import", "--team TEAM --collection KEY [--format csv|json|ndjson] [--schemas DIR] [--db PATH] FILE",
+		"Create a record of a team's collection for every row of FILE (- for stdin): CSV with a\n"+
+			"header naming the fields, a JSON array of objects, or NDJSON (--format; default from the\n"+
+			"file's extension, else csv). All rows or none: every row goes through the create's\n"+
+			"validation, then all are created in one transaction with one correlation id. Rejected\n"+
+			"rows are printed to stderr, one reason a line (line N, row N, field: reason), and\n"+
+			"nothing is written. Prints the number created and the correlation id.")
+	o.define(fl)
+	fl.StringVar(&o.format, "format", "", "csv, json or ndjson (default: from FILE's extension, else csv)")
+	files, code, ok := parseInterspersed(fl, args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if code, ok := fl.require(stderr, "team", "collection"); !ok {
+		return code
+	}
+	switch len(files) {
+	case 0:
+		return fl.usageError(stderr, "FILE is required (- for stdin)")
+	case 1:
+	default:
+		return fl.usageError(stderr, "unexpected argument %q", files[1])
+	}
+	file := files[0]
+	name := o.format
+	if name == "" {
+		name = strings.TrimPrefix(filepath.Ext(file), ".")
+		if name != "json" && name != "ndjson" {
+			name = "csv"
+		}
+	}
+	format, err := kit.ParseExportFormat(name)
+	if err != nil {
+		return fl.usageError(stderr, "--format must be csv, json or ndjson")
+	}
+	var in io.Reader = os.Stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			return fail(stderr, "import", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	k, a, key, closeKit, err := o.open(ctx, stderr)
+	if err != nil {
+		return fail(stderr, "import", err)
+	}
+	defer closeKit()
+	res, err := k.Records(key).Import(ctx, a, format, bufio.NewReader(in))
+	var ie *kit.ImportError
+	if errors.As(err, &ie) {
+		for _, r := range ie.Rejected {
+			field := r.Field
+			if field != "" {
+				field += ": "
+			}
+			fmt.Fprintf(stderr, "line %d, row %d: %s%s\n", r.Line, r.Row, field, r.Reason)
+		}
+	}
+	if err != nil {
+		return fail(stderr, "import", err)
+	}
+	fmt.Fprintf(stdout, "imported %d records (correlation id %s)\n", res.Imported, res.CorrelationID)
+	return exitOK
+}
+
+// parseInterspersed parses args whose flags may come before and after the
+// positional arguments ("kit import FILE --db x"), and returns those.
+func parseInterspersed(fl *commandFlags, args []string, stdout, stderr io.Writer) (positional []string, code int, ok bool) {
+	for {
+		if code, ok := fl.parse(args, len(args), stdout, stderr); !ok {
+			return nil, code, false
+		}
+		if fl.NArg() == 0 {
+			return positional, exitOK, true
+		}
+		positional = append(positional, fl.Arg(0))
+		args = fl.Args()[1:]
+	}
 }

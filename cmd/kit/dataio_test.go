@@ -116,3 +116,71 @@ func TestExportCommand(t *testing.T) {
 		})
 	}
 }
+
+func TestImportCommand(t *testing.T) {
+	w := newDataWorld(t)
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	count := func() int {
+		code, stdout, stderr := runKit(t, w.args("export", "--team", "acme", "--collection", "shopProducts", "--format", "ndjson")...)
+		if code != 0 {
+			t.Fatalf("export: %d %s", code, stderr)
+		}
+		return strings.Count(stdout, "\n")
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr []string
+		added  int
+	}{
+		{name: "a CSV file is imported, all rows",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts", file("new.csv", "title,sku,price\nSaw,S-1,12.00\nDrill,S-2,\n")),
+			code: 0, stdout: "imported 2 records (correlation id ", added: 2},
+		{name: "the format comes from the extension",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts", file("new.ndjson", `{"title":"Level"}`+"\n")),
+			code: 0, stdout: "imported 1 records", added: 1},
+		{name: "rejected rows are printed one reason a line, and nothing is written",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts", file("bad.csv", "title,price\nOk,1.00\n,abc\nDup,2.00\n")),
+			code: exitFail, stderr: []string{"line 3, row 2: price: ", "line 3, row 2: title: is required", "kit import: the import was refused: 1 of 3 rows have errors"}},
+		{name: "an unknown column is refused",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts", file("cols.csv", "title,colour\na,b\n")),
+			code: exitFail, stderr: []string{"line 1, row 0: colour: unknown column"}},
+		{name: "a unique value the team has is refused",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts", file("dup.csv", "title,sku\nCopy,H-1\n")),
+			code: exitFail, stderr: []string{"line 2, row 1: sku: sku must be unique"}},
+		{name: "a missing file fails",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts", filepath.Join(dir, "none.csv")),
+			code: exitFail, stderr: []string{"no such file"}},
+		{name: "FILE is required",
+			args: w.args("import", "--team", "acme", "--collection", "shopProducts"), code: exitUsage, stderr: []string{"FILE is required"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := count()
+			code, stdout, stderr := runKit(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("got exit status %d (stderr %s), want %d", code, stderr, tc.code)
+			}
+			if !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("got stdout %q, want it to contain %q", stdout, tc.stdout)
+			}
+			for _, s := range tc.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("got stderr %q, want it to contain %q", stderr, s)
+				}
+			}
+			if got := count() - before; got != tc.added {
+				t.Errorf("got %d records added, want %d", got, tc.added)
+			}
+		})
+	}
+}
