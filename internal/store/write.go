@@ -240,7 +240,12 @@ func (q *writeQueue) drain() {
 		}
 		batch := make([]*writeReq, n)
 		copy(batch, q.queue)
-		q.queue = append(q.queue[:0], q.queue[n:]...)
+		// Move the rest to the front and clear the slots left behind: the
+		// backing array must not keep the writes taken (and all that their
+		// functions hold, an import's rows say) alive until it is reused.
+		left := copy(q.queue, q.queue[n:])
+		clear(q.queue[left:])
+		q.queue = q.queue[:left]
 		q.mu.Unlock()
 
 		rest := q.commit(batch)

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/uptrace/bun"
 
@@ -226,4 +228,29 @@ func TestWriteQueueLeavesItsConnectionToReaders(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunWriteKeepsNothingOfAFinishedWrite checks that once RunWrite has
+// returned, nothing of the write stays reachable from the Store: what its
+// function held (an import's rows) is garbage, not kept by the queue until
+// a later write reuses its slot.
+func TestRunWriteKeepsNothingOfAFinishedWrite(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		s, _ := writeStore(t, e)
+		held := new([1 << 16]byte)
+		gone := weak.Make(held)
+		err := s.RunWrite(t.Context(), store.Write{}, func(ctx context.Context, tx bun.Tx) error {
+			_, err := tx.ExecContext(ctx, "INSERT INTO notes (v) VALUES (?)", fmt.Sprint(held[0]))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			runtime.GC()
+		}
+		if gone.Value() != nil {
+			t.Error("got the finished write's data still reachable, want it collected")
+		}
+	})
 }
