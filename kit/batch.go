@@ -206,7 +206,11 @@ func (a Actor) inBatch(ctx context.Context, fn func(ctx context.Context, tx bun.
 // now, or once a's batch has committed.
 func (k *Kit) afterCommit(ctx context.Context, a Actor, m *Mutation) {
 	if a.batch != nil {
-		a.batch.after = append(a.batch.after, m)
+		// Kept only for a listener: an import's batch would otherwise
+		// hold every record twice more until it commits.
+		if k.hasAfterHooks() {
+			a.batch.after = append(a.batch.after, m)
+		}
 		return
 	}
 	k.runHooks(ctx, m)

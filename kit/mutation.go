@@ -186,6 +186,13 @@ func (k *Kit) hasRowsHooks() bool {
 	return len(k.rowsHooks) > 0
 }
 
+// hasAfterHooks reports whether an OnMutation listener is registered.
+func (k *Kit) hasAfterHooks() bool {
+	k.hooksMu.RLock()
+	defer k.hooksMu.RUnlock()
+	return len(k.hooks) > 0
+}
+
 // runTxHooks runs the OnMutationTx listeners, then the OnMutationRows
 // listeners, and records the change, in the mutation's transaction.
 func (k *Kit) runTxHooks(ctx context.Context, tx bun.Tx, m *Mutation) error {
