@@ -10,8 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// defaultMaxImportBytes is Config.MaxImportBytes's default: 64 MiB.
-const defaultMaxImportBytes = 64 << 20
+// defaultMaxImportBytes is Config.MaxImportBytes's default: 16 MiB. An
+// import holds its rows in memory until it commits, about 45 times the
+// CSV's size (docs/benchmarks.md, "Export and import").
+const defaultMaxImportBytes = 16 << 20
 
 // serveImport answers POST .../{apiPath}/import: the body, CSV
 // (text/csv), a JSON array (application/json) or NDJSON
