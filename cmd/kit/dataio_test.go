@@ -184,3 +184,48 @@ func TestImportCommand(t *testing.T) {
 		})
 	}
 }
+
+func TestBackupAndRestoreCommands(t *testing.T) {
+	w := newDataWorld(t)
+	dir := t.TempDir()
+	backup := filepath.Join(dir, "backup.db")
+	restored := filepath.Join(dir, "restored.db")
+	corrupt := filepath.Join(dir, "corrupt.db")
+	if err := os.WriteFile(corrupt, []byte("not a database at all, not even close to one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	products := func(db string) string {
+		_, stdout, _ := runKit(t, "export", "--team", "acme", "--collection", "shopProducts", "--format", "ndjson", "--db", db, "--schemas", w.schemas)
+		return stdout
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		out    string
+		stderr string
+	}{
+		{"a backup of a SQLite file is written", []string{"backup", "--db", w.db, "--to", backup}, 0, "backed up", ""},
+		{"a backup to a path that exists is refused", []string{"backup", "--db", w.db, "--to", backup}, exitFail, "", "already exists"},
+		{"a backup of PostgreSQL points to pg_dump", []string{"backup", "--db", "postgres://x@127.0.0.1:1/none", "--to", filepath.Join(dir, "pg.db")}, exitFail, "", "pg_dump"},
+		{"--to is required", []string{"backup", "--db", w.db}, exitUsage, "", "--to is required"},
+		{"a restore into a new file puts the backup back", []string{"restore", "--from", backup, "--db", restored}, 0, "restored", ""},
+		{"a restore into a database that holds tables is refused", []string{"restore", "--from", backup, "--db", w.db}, exitFail, "", "not empty"},
+		{"--force restores over it", []string{"restore", "--from", backup, "--db", restored, "--force"}, 0, "restored", ""},
+		{"a restore from a file that is no database is refused", []string{"restore", "--from", corrupt, "--db", filepath.Join(dir, "other.db")}, exitFail, "", "restore"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runKit(t, tc.args...)
+			if code != tc.code || !strings.Contains(stdout, tc.out) || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("got %d, stdout %q, stderr %q; want %d, %q, %q", code, stdout, stderr, tc.code, tc.out, tc.stderr)
+			}
+		})
+	}
+	if got, want := products(restored), products(w.db); got != want || strings.Count(got, "\n") != 2 {
+		t.Errorf("got restored products %q, want the original's %q", got, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other.db")); !os.IsNotExist(err) {
+		t.Errorf("got a database written from a corrupt backup (%v), want none", err)
+	}
+}

@@ -54,6 +54,8 @@ var commands = []command{
 	{"events cleanup", "delete audit events past retention (--dry-run: only print them)"},
 	{"export", "write a team's records of a collection as CSV, JSON or NDJSON"},
 	{"import", "create a team's records from CSV, JSON or NDJSON, all rows or none"},
+	{"backup", "write a consistent copy of a SQLite database while kit serves"},
+	{"restore", "put a SQLite backup back into an empty database (--force: any)"},
 	{"migrate plan", "print the schema changes kit serve would make, with SQL"},
 	{"migrate apply", "make the pending schema changes (--drop: drop removed columns)"},
 	{"help", "print this list, or a command's usage and flags"},
@@ -139,6 +141,8 @@ var topCommands = map[string]runner{
 	"migrate": runMigrate,
 	"export":  runExport,
 	"import":  runImport,
+	"backup":  runBackup,
+	"restore": runRestore,
 }
 
 // commandFlags is the flag set of one command, with the usage it prints

@@ -128,6 +128,11 @@ type sqlDialect interface {
 	// the transaction ends; "" when the engine's writes are serialized
 	// already.
 	lockSQL() string
+
+	// copySQL writes a consistent copy of the whole database to the file
+	// its argument names, while writes go on; "" when the engine's
+	// copies are made by its own tools (pg_dump).
+	copySQL() string
 }
 
 // feature is a set of things an engine can do.

@@ -144,6 +144,8 @@ func (pgDialect) versionDest(e *totalEntry) any { return &e.snap }
 
 func (pgDialect) lockSQL() string { return "SELECT pg_advisory_xact_lock(?)" }
 
+func (pgDialect) copySQL() string { return "" }
+
 func (pgDialect) bulkRowsPerStatement() int { return bulkRowsPerStatement }
 
 // countsDDL: delta rows stamped with their transaction (the column is

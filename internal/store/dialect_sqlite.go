@@ -171,6 +171,11 @@ func (sqliteDialect) versionDest(e *totalEntry) any { return &e.gen }
 
 func (sqliteDialect) lockSQL() string { return "" }
 
+// copySQL: VACUUM INTO reads the database in one read transaction, so the
+// copy holds every write committed before it started, and writes go on
+// meanwhile (WAL).
+func (sqliteDialect) copySQL() string { return "VACUUM INTO ?" }
+
 func (sqliteDialect) bulkRowsPerStatement() int { return bulkRowsPerStatementSQLite }
 
 // countsDDL: one row per team, WITHOUT ROWID; sync's transaction holds
