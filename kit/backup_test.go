@@ -122,3 +122,71 @@ func TestBackupOnPostgreSQLIsPgDump(t *testing.T) {
 		}
 	})
 }
+
+// TestScheduledBackupsKeepTheNewest lets the backup loop run a few
+// intervals: the newest Keep backups stay, each a whole database.
+func TestScheduledBackupsKeepTheNewest(t *testing.T) {
+	t.Parallel()
+	dir, backups := t.TempDir(), t.TempDir()
+	k, err := kit.New(kit.Config{SQLitePath: filepath.Join(dir, "kit.db"),
+		Backups: kit.BackupConfig{Dir: backups, Interval: 30 * time.Millisecond, Keep: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Accounts().CreateTeam(t.Context(), teamauth.Team{Name: "Acme", Slug: "acme"}); err != nil {
+		t.Fatal(err)
+	}
+	// The loop has taken more than Keep backups once a run removed one:
+	// wait for the third (its name sorts after the first two).
+	deadline := time.Now().Add(20 * time.Second)
+	claims := &claimCounter{}
+	var names []string
+	for {
+		names, _ = filepath.Glob(filepath.Join(backups, "kit-*.db"))
+		if len(names) == 2 && claims.seen(t, k) >= 3 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	k.Close()
+	names, _ = filepath.Glob(filepath.Join(backups, "kit-*.db"))
+	if len(names) != 2 {
+		t.Fatalf("got backups %v, want the newest 2", names)
+	}
+	for _, name := range names {
+		db, err := sql.Open("sqlite", "file:"+name+"?mode=ro")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var check string
+		var teams int
+		err = db.QueryRow("PRAGMA integrity_check").Scan(&check)
+		if err == nil {
+			err = db.QueryRow("SELECT count(*) FROM kit_teams").Scan(&teams)
+		}
+		db.Close()
+		if err != nil || check != "ok" || teams != 1 {
+			t.Errorf("%s: got integrity %q, %d teams (%v); want ok and the team", name, check, teams, err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(backups, ".*")); len(left) != 0 {
+		t.Errorf("got temporary files left: %v", left)
+	}
+}
+
+// claimCounter counts the scheduled backups k claims, from the claim's
+// time in kit_periodic (which keeps the last one only), polled.
+type claimCounter struct {
+	last time.Time
+	n    int
+}
+
+func (c *claimCounter) seen(t *testing.T, k *kit.Kit) int {
+	t.Helper()
+	var last time.Time
+	if err := k.DB().QueryRowContext(t.Context(), "SELECT last_run_at FROM kit_periodic WHERE name = 'kit:backup'").Scan(&last); err == nil && !last.Equal(c.last) {
+		c.last = last
+		c.n++
+	}
+	return c.n
+}

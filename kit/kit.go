@@ -154,6 +154,9 @@ type Config struct {
 	// deleted record stays restorable. The zero value is the documented
 	// defaults (30 days, purged hourly).
 	Trash TrashConfig
+	// Backups schedules backups of a SQLite database to a folder, once
+	// per interval across the instances; the zero value schedules none.
+	Backups BackupConfig
 
 	// Dev turns on development behaviour (add-ons may tell the caller more).
 	Dev bool
@@ -192,6 +195,12 @@ type Kit struct {
 	// stopTrash ends the trash retention loop (trash.go); nil when none
 	// runs.
 	stopTrash context.CancelFunc
+	// stopBackups ends the scheduled backups (backup.go); nil when none
+	// run.
+	stopBackups context.CancelFunc
+	// loops are the trash retention and backup loops, which Close waits
+	// for before it closes the database.
+	loops sync.WaitGroup
 
 	routerOnce sync.Once
 	router     router
@@ -289,6 +298,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 		k.hub.StartRetention()
 	}
 	k.startTrashRetention()
+	k.startBackups()
 	return k, nil
 }
 
@@ -399,6 +409,10 @@ func (k *Kit) Close() error {
 	if k.stopTrash != nil {
 		k.stopTrash()
 	}
+	if k.stopBackups != nil {
+		k.stopBackups()
+	}
+	k.loops.Wait()
 	k.presence.closeAll()
 	k.store.Close()
 	return k.closeDB()

@@ -399,7 +399,9 @@ func (k *Kit) startTrashRetention() {
 	ctx, cancel := context.WithCancel(context.Background())
 	k.stopTrash = cancel
 	interval := k.cfg.Trash.interval()
+	k.loops.Add(1)
 	go func() {
+		defer k.loops.Done()
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {

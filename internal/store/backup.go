@@ -24,6 +24,10 @@ func (s *Store) CopyTo(ctx context.Context, path string) error {
 	return CopyDB(ctx, s.db, path)
 }
 
+// CopiesOnline reports whether CopyTo can copy this engine's database
+// (SQLite), or its tools must (PostgreSQL).
+func (s *Store) CopiesOnline() bool { return s.dialect.copySQL() != "" }
+
 // CopyDB is CopyTo for a database kit is not running on (kit backup
 // opens the file itself).
 func CopyDB(ctx context.Context, db *bun.DB, path string) error {
@@ -44,13 +48,13 @@ func CopyDB(ctx context.Context, db *bun.DB, path string) error {
 		return fmt.Errorf("store: copy to %s: %w", path, err)
 	}
 	if _, err := db.ExecContext(ctx, query, name); err != nil {
-		os.Remove(name)
+		removeCopy(name)
 		return fmt.Errorf("store: copy to %s: %w", path, err)
 	}
 	// Link, not rename: a file that appeared at path meanwhile is not
 	// replaced.
 	if err := os.Link(name, path); err != nil {
-		os.Remove(name)
+		removeCopy(name)
 		return fmt.Errorf("store: copy to %s: %w", path, err)
 	}
 	return os.Remove(name)
@@ -98,4 +102,12 @@ func openReadOnly(path string) (*sql.DB, error) {
 		return nil, fmt.Errorf("store: open %s: %w", path, err)
 	}
 	return db, nil
+}
+
+// removeCopy removes a copy that failed, with the journal SQLite may
+// have left beside it.
+func removeCopy(name string) {
+	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+		os.Remove(name + suffix)
+	}
 }
