@@ -116,7 +116,8 @@ func (k *Kit) toTrash(ctx context.Context, tx bun.Tx, c *collections.Collection,
 // Trash returns one page of the team's trash of the collection, newest
 // first. params are page (from 1) and pageSize (at most the list limit);
 // a bad one is a *QueryError naming it. Every member of the team sees its
-// trash, as they see its records.
+// trash, as they see its records. A collection without softDelete has no
+// trash: its Trash, Restore and Purge answer 404 (ErrNotFound).
 func (r *Records) Trash(ctx context.Context, a Actor, params map[string][]string) (*TrashPage, error) {
 	c, err := r.openTrash(ctx, a, false)
 	if err != nil {
