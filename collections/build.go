@@ -285,6 +285,9 @@ func checkField(f *Field) []Finding {
 	case f.Meta.UniqueIgnoreCase && !f.Meta.Unique:
 		add(SeverityError, "meta.uniqueIgnoreCase needs meta.unique: true")
 	}
+	for _, msg := range fileMetaProblems(f) {
+		add(SeverityError, "%s", msg)
+	}
 	if f.Meta.Default != nil && !hasError(findings) {
 		if _, err := NormalizeValue(f, f.Meta.Default); err != nil {
 			add(SeverityError, "meta.default %s", err.Error())
@@ -454,4 +457,39 @@ func or(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// fileMetaProblems checks the file settings of a field (maxSize,
+// mimeTypes, multiple, maxFiles, thumbs): they apply to image and file
+// fields only, thumbs to image fields only.
+func fileMetaProblems(f *Field) []string {
+	m := f.Meta
+	if !f.Type.IsFile() {
+		if m.MaxSize != 0 || len(m.MimeTypes) > 0 || m.Multiple || m.MaxFiles != 0 || len(m.Thumbs) > 0 {
+			return []string{"meta.maxSize, meta.mimeTypes, meta.multiple, meta.maxFiles and meta.thumbs apply only to image and file fields"}
+		}
+		return nil
+	}
+	var msgs []string
+	if m.MaxSize < 0 {
+		msgs = append(msgs, "meta.maxSize must be a positive number of bytes")
+	}
+	if m.MaxFiles < 0 || m.MaxFiles > 0 && !m.Multiple {
+		msgs = append(msgs, "meta.maxFiles must be positive and needs meta.multiple: true")
+	}
+	for _, t := range m.MimeTypes {
+		typ, sub, ok := strings.Cut(t, "/")
+		if !ok || typ == "" || sub == "" || typ == "*" || strings.ContainsAny(t, " ;,") {
+			msgs = append(msgs, fmt.Sprintf("meta.mimeTypes: %q is not a content type like \"application/pdf\" or \"image/*\"", t))
+		}
+	}
+	if len(m.Thumbs) > 0 && f.Type != TypeImage {
+		msgs = append(msgs, "meta.thumbs applies only to image fields")
+	}
+	for _, t := range m.Thumbs {
+		if _, _, ok := ParseThumbSize(t); !ok {
+			msgs = append(msgs, fmt.Sprintf("meta.thumbs: %q is not a size like \"100x100\" (width and height 0..4096, not both 0)", t))
+		}
+	}
+	return msgs
 }

@@ -1,5 +1,10 @@
 package collections
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Field is one field of a collection schema.
 type Field struct {
 	// Name is the field's JSON key (camelCase).
@@ -53,6 +58,64 @@ type FieldMeta struct {
 	// it. It must not name a field the collection has now, and no two
 	// fields may be renamed from one name.
 	RenamedFrom string `json:"renamedFrom,omitempty"`
+	// MaxSize is the largest upload an image or file field takes, in
+	// bytes. Zero means DefaultMaxFileSize (10 MiB).
+	MaxSize int64 `json:"maxSize,omitempty"`
+	// MimeTypes, on an image or file field, is the allow-list of content
+	// types (as sniffed from the bytes): exact ("application/pdf") or a
+	// whole family ("image/*"). Empty allows any type; an image field takes
+	// only images the server decodes (PNG, JPEG, GIF, WebP) in any case.
+	MimeTypes []string `json:"mimeTypes,omitempty"`
+	// Multiple makes an image or file field a list of files.
+	Multiple bool `json:"multiple,omitempty"`
+	// MaxFiles bounds a multiple field's list. Zero means
+	// DefaultMaxFiles (10).
+	MaxFiles int `json:"maxFiles,omitempty"`
+	// Thumbs are the thumbnail sizes an image field serves ("100x100":
+	// cropped to fill; "200x0" or "0x200": scaled to that width or height).
+	Thumbs []string `json:"thumbs,omitempty"`
+}
+
+// DefaultMaxFileSize is the upload limit of an image or file field without
+// meta.maxSize: 10 MiB.
+const DefaultMaxFileSize int64 = 10 << 20
+
+// DefaultMaxFiles is the list limit of a multiple image or file field
+// without meta.maxFiles.
+const DefaultMaxFiles = 10
+
+// IsFile reports whether values of t are uploaded files (image, file).
+func (t FieldType) IsFile() bool { return t == TypeImage || t == TypeFile }
+
+// FileLimits returns the field's upload limit and list limit with their
+// defaults filled in (one file for a field that is not multiple).
+func (f *Field) FileLimits() (maxSize int64, maxFiles int) {
+	maxSize, maxFiles = f.Meta.MaxSize, 1
+	if maxSize <= 0 {
+		maxSize = DefaultMaxFileSize
+	}
+	if f.Meta.Multiple {
+		maxFiles = f.Meta.MaxFiles
+		if maxFiles <= 0 {
+			maxFiles = DefaultMaxFiles
+		}
+	}
+	return maxSize, maxFiles
+}
+
+// ParseThumbSize reads a thumbnail size "WxH" (each 0..4096, not both 0).
+func ParseThumbSize(s string) (w, h int, ok bool) {
+	ws, hs, found := strings.Cut(s, "x")
+	if !found {
+		return 0, 0, false
+	}
+	w, err1 := strconv.Atoi(ws)
+	h, err2 := strconv.Atoi(hs)
+	if err1 != nil || err2 != nil || w < 0 || h < 0 || w > 4096 || h > 4096 || w+h == 0 ||
+		strconv.Itoa(w) != ws || strconv.Itoa(h) != hs {
+		return 0, 0, false
+	}
+	return w, h, true
 }
 
 // Definition describes one collection: the Go form of a schema file, for

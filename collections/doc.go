@@ -21,7 +21,8 @@
 // string, text, number, decimal, boolean, date, json, repeater, array,
 // image, file), an optional "meta" object (required, label, default,
 // precision, scale, unique, uniqueIgnoreCase, index, integer, area,
-// displayAs, renamedFrom) and, on string fields, an optional "refTarget" naming the
+// displayAs, renamedFrom; maxSize, mimeTypes, multiple, maxFiles and thumbs on
+// image and file fields) and, on string fields, an optional "refTarget" naming the
 // collection it refers to:
 //
 //	{

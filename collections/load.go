@@ -267,6 +267,16 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			bad = json.Unmarshal(v, &m.DisplayAs) != nil
 		case "renamedFrom":
 			bad = json.Unmarshal(v, &m.RenamedFrom) != nil
+		case "maxSize":
+			bad = json.Unmarshal(v, &m.MaxSize) != nil
+		case "mimeTypes":
+			bad = json.Unmarshal(v, &m.MimeTypes) != nil
+		case "multiple":
+			bad = json.Unmarshal(v, &m.Multiple) != nil
+		case "maxFiles":
+			bad = json.Unmarshal(v, &m.MaxFiles) != nil
+		case "thumbs":
+			bad = json.Unmarshal(v, &m.Thumbs) != nil
 		case "precision", "scale":
 			d := json.NewDecoder(bytes.NewReader(v))
 			d.UseNumber()
@@ -296,7 +306,7 @@ func parseMeta(raw json.RawMessage) (FieldMeta, []string) {
 			}
 			m.Default = x
 		default:
-			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs, renamedFrom)", k))
+			msgs = append(msgs, fmt.Sprintf("unknown key \"meta.%s\" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs, renamedFrom, maxSize, mimeTypes, multiple, maxFiles, thumbs)", k))
 			continue
 		}
 		if bad {

@@ -424,6 +424,15 @@ func TestLoadReportsSchemaErrors(t *testing.T) {
 		{"uniqueIgnoreCase without unique is an error", "products.json", `{"sku": {"type": "string", "meta": {"uniqueIgnoreCase": true}}}`, "sku", "meta.uniqueIgnoreCase needs meta.unique: true"},
 		{"uniqueIgnoreCase on a number field is an error", "products.json", `{"stock": {"type": "number", "meta": {"unique": true, "uniqueIgnoreCase": true}}}`, "stock", "meta.uniqueIgnoreCase applies only to string and text fields"},
 		{"uniqueIgnoreCase on a file field is an error", "products.json", `{"manual": {"type": "file", "meta": {"unique": true, "uniqueIgnoreCase": true}}}`, "manual", "meta.uniqueIgnoreCase applies only to string and text fields"},
+		{"maxSize on a text field is an error", "products.json", `{"title": {"type": "string", "meta": {"maxSize": 10}}}`, "title", "apply only to image and file fields"},
+		{"a negative maxSize is an error", "products.json", `{"manual": {"type": "file", "meta": {"maxSize": -1}}}`, "manual", "meta.maxSize must be a positive number of bytes"},
+		{"maxFiles without multiple is an error", "products.json", `{"manual": {"type": "file", "meta": {"maxFiles": 3}}}`, "manual", "needs meta.multiple: true"},
+		{"a mimeTypes entry that is not a type is an error", "products.json", `{"manual": {"type": "file", "meta": {"mimeTypes": ["pdf"]}}}`, "manual", `"pdf" is not a content type`},
+		{"a mimeTypes that is not a list is an error", "products.json", `{"manual": {"type": "file", "meta": {"mimeTypes": "application/pdf"}}}`, "manual", "meta.mimeTypes has the wrong type"},
+		{"thumbs on a file field is an error", "products.json", `{"manual": {"type": "file", "meta": {"thumbs": ["10x10"]}}}`, "manual", "meta.thumbs applies only to image fields"},
+		{"a thumb size that is not WxH is an error", "products.json", `{"image": {"type": "image", "meta": {"thumbs": ["big"]}}}`, "image", `"big" is not a size`},
+		{"a thumb size of 0x0 is an error", "products.json", `{"image": {"type": "image", "meta": {"thumbs": ["0x0"]}}}`, "image", `"0x0" is not a size`},
+		{"a thumb size above 4096 is an error", "products.json", `{"image": {"type": "image", "meta": {"thumbs": ["5000x10"]}}}`, "image", `"5000x10" is not a size`},
 		{"a meta.uniqueIgnoreCase that is not a boolean is an error", "products.json", `{"sku": {"type": "string", "meta": {"unique": true, "uniqueIgnoreCase": "yes"}}}`, "sku", "meta.uniqueIgnoreCase has the wrong type"},
 		{"a string default on a number field is an error", "products.json", `{"stock": {"type": "number", "meta": {"default": "ten"}}}`, "stock", "meta.default must be a number"},
 		{"a number default on a string field is an error", "products.json", `{"title": {"type": "string", "meta": {"default": 5}}}`, "title", "meta.default must be a string"},
@@ -731,6 +740,38 @@ func TestExternalCollections(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			reg, _, err := Build([]Definition{tc.def}, LoadOptions{})
 			requireFinding(t, asLoadError(t, reg, err).Findings, tc.want)
+		})
+	}
+}
+
+func TestFileFieldMetaIsRead(t *testing.T) {
+	reg, _ := mustLoad(t, fstest.MapFS{"products.json": {Data: []byte(`{
+		"image": {"type": "image", "meta": {"maxSize": 2048, "mimeTypes": ["image/png", "image/*"], "thumbs": ["100x100", "200x0"]}},
+		"gallery": {"type": "image", "meta": {"multiple": true, "maxFiles": 4}},
+		"manual": {"type": "file"}}`)}}, LoadOptions{})
+	c := mustGet(t, reg, "appProducts")
+	for _, tc := range []struct {
+		field            string
+		maxSize          int64
+		maxFiles         int
+		mimeTypes, thumb string
+	}{
+		{"image", 2048, 1, "image/png,image/*", "100x100,200x0"},
+		{"gallery", DefaultMaxFileSize, 4, "", ""},
+		{"manual", DefaultMaxFileSize, 1, "", ""},
+	} {
+		t.Run("the limits of "+tc.field+" are read with their defaults", func(t *testing.T) {
+			a, _ := c.Attribute(tc.field)
+			size, n := a.Field.FileLimits()
+			if size != tc.maxSize || n != tc.maxFiles {
+				t.Errorf("limits: got %d bytes, %d files, want %d, %d", size, n, tc.maxSize, tc.maxFiles)
+			}
+			if got := strings.Join(a.Field.Meta.MimeTypes, ","); got != tc.mimeTypes {
+				t.Errorf("mimeTypes: got %q, want %q", got, tc.mimeTypes)
+			}
+			if got := strings.Join(a.Field.Meta.Thumbs, ","); got != tc.thumb {
+				t.Errorf("thumbs: got %q, want %q", got, tc.thumb)
+			}
 		})
 	}
 }

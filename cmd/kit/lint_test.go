@@ -39,7 +39,7 @@ func TestLint(t *testing.T) {
 			},
 			code: 1,
 			lines: []string{
-				`blog/posts.json: posts.body: unknown key "meta.requird" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs, renamedFrom)`,
+				`blog/posts.json: posts.body: unknown key "meta.requird" (allowed: required, label, default, precision, scale, unique, uniqueIgnoreCase, index, integer, area, displayAs, renamedFrom, maxSize, mimeTypes, multiple, maxFiles, thumbs)`,
 				`shop/products.json: products.published: warning: date field "published" should end in "At" (e.g. "publishedAt")`,
 				`shop/products.json: products.title: unknown type "strng" (allowed: string, text, number, decimal, boolean, date, json, repeater, array, image, file)`,
 			},
