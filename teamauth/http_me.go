@@ -77,6 +77,9 @@ func (a *Accounts) patchMe(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
+	if err := checkLinkURL("image", body.Image); err != nil {
+		return err
+	}
 	u, err = s.UpdateUser(r.Context(), u.ID, UserPatch{Name: body.Name, Image: body.Image})
 	if err != nil {
 		return err

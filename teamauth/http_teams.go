@@ -33,6 +33,9 @@ func (a *Accounts) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err := requireName(body.Name); err != nil {
 		return err
 	}
+	if err := checkLinkURL("avatarUrl", &body.AvatarURL); err != nil {
+		return err
+	}
 	t, err := s.CreateTeamWithOwner(r.Context(), Team{Name: body.Name, Slug: body.Slug,
 		Description: body.Description, AvatarURL: body.AvatarURL, Settings: body.Settings}, u.ID)
 	if err != nil {
@@ -86,6 +89,9 @@ func (a *Accounts) patchTeam(w http.ResponseWriter, r *http.Request) error {
 		if err := requireName(*body.Name); err != nil {
 			return err
 		}
+	}
+	if err := checkLinkURL("avatarUrl", body.AvatarURL); err != nil {
+		return err
 	}
 	t, err := s.UpdateTeam(r.Context(), acc.Team.ID, TeamPatch{Name: body.Name, Slug: body.Slug,
 		Description: body.Description, AvatarURL: body.AvatarURL, Settings: body.Settings})

@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -192,4 +193,35 @@ func replaceBadSegments(r *http.Request, wildcards []string) {
 // U+FFFD, for naming a parameter whose name breaks the text rule.
 func printable(s string) string {
 	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// checkLinkURL refuses a URL a page would use as a link or image source
+// (a team's avatarUrl, a user's image) unless it is empty, an absolute
+// http(s) URL with a host, or a relative one: javascript:, data: and
+// every other scheme are a *FieldError naming member (400), as is a URL
+// with white space or control characters (browsers drop tabs and line
+// breaks from "java\tscript:").
+func checkLinkURL(member string, s *string) error {
+	if s == nil || *s == "" {
+		return nil
+	}
+	bad := fieldError(member, "must be an http(s) URL or a relative one", ErrInvalidInput)
+	for _, r := range *s {
+		if r <= ' ' || r == 0x7f || unicode.IsSpace(r) || unicode.IsControl(r) {
+			return bad
+		}
+	}
+	u, err := url.Parse(*s)
+	if err != nil {
+		return bad
+	}
+	switch u.Scheme {
+	case "":
+		return nil
+	case "http", "https":
+		if u.Host != "" {
+			return nil
+		}
+	}
+	return bad
 }
