@@ -17,9 +17,11 @@ require (
 require (
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
+	github.com/disintegration/imaging v1.6.2
 	github.com/gertd/go-pluralize v0.2.1
 	github.com/minio/minio-go/v7 v7.2.1
 	github.com/rs/cors v1.11.1
+	golang.org/x/image v0.41.0
 	golang.org/x/term v0.43.0
 )
 

@@ -59,7 +59,7 @@ func (c *Collection) InputSchema(partial bool) map[string]any {
 		if a.System || a.Managed != "" {
 			continue
 		}
-		props[a.Name] = fieldSchema(a.Field, useWrite)
+		props[a.Name] = fieldSchema(a.Field, useInput)
 		if !partial && a.Field.Meta.Required && a.Field.Meta.Default == nil {
 			required = append(required, a.Name)
 		}

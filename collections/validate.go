@@ -72,12 +72,23 @@ const (
 	useClient schemaUse = iota
 	// useWrite is a request body: a required text field must not be empty.
 	useWrite
-	// useAnswer is a record as kit answers it: decimals are always strings.
+	// useAnswer is a record as kit answers it: decimals are always strings,
+	// image and file fields KitFile objects.
 	useAnswer
+	// useInput is a JSON request body as the HTTP API documents it:
+	// useWrite, but an image or file field is null or the record's own
+	// files by name (bytes come as multipart parts).
+	useInput
 )
 
 // fieldSchema is the JSON Schema of one field's value.
 func fieldSchema(f *Field, use schemaUse) map[string]any {
+	if f.Type.IsFile() && (use == useAnswer || use == useInput) {
+		return fileSchema(f, use)
+	}
+	if use == useInput {
+		use = useWrite
+	}
 	forWrite := use == useWrite
 	s := map[string]any{}
 	switch f.Type {
@@ -470,4 +481,61 @@ func expectation(f *Field, e *jsonschema.ValidationError) string {
 		return "must be an array"
 	}
 	return "is not valid"
+}
+
+// KitFileSchemaTitle is the title of the JSON Schema of a file as records
+// answer it (the OpenAPI component KitFile; typegen's KitFile type).
+const KitFileSchemaTitle = "KitFile"
+
+// fileSchema is the schema of an image or file field in answers (KitFile
+// objects) and in documented JSON bodies (null, or files by name), a list
+// of them with meta.multiple.
+func fileSchema(f *Field, use schemaUse) map[string]any {
+	maxSize, maxFiles := f.FileLimits()
+	one := map[string]any{
+		"type":  "object",
+		"title": KitFileSchemaTitle,
+		"properties": map[string]any{
+			"name":        map[string]any{"type": "string"},
+			"size":        map[string]any{"type": "integer", "minimum": 0, "maximum": maxSize},
+			"contentType": map[string]any{"type": "string"},
+			"url":         map[string]any{"type": "string", "description": "the download path, signed for a while (see docs/files.md)"},
+			"width":       map[string]any{"type": "integer", "minimum": 1},
+			"height":      map[string]any{"type": "integer", "minimum": 1},
+		},
+		"required":             []any{"name", "size", "contentType", "url"},
+		"additionalProperties": false,
+	}
+	desc := fmt.Sprintf("uploaded as a multipart/form-data part named %q: at most %d bytes", f.Name, maxSize)
+	if len(f.Meta.MimeTypes) > 0 {
+		desc += ", of type " + strings.Join(f.Meta.MimeTypes, " or ")
+	}
+	if f.Type == TypeImage {
+		desc += ", a PNG, JPEG, GIF or WebP image"
+	}
+	if len(f.Meta.Thumbs) > 0 {
+		desc += "; thumbnails " + strings.Join(f.Meta.Thumbs, ", ")
+	}
+	if use == useInput {
+		one = map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}},
+			"required": []any{"name"}, "description": "a file the record has, by name: kept"}
+		desc = "files are uploaded as multipart/form-data parts (see the multipart body); as JSON, null removes every file " +
+			"and a list of the record's own files (by name) keeps those"
+	}
+	s := one
+	if f.Meta.Multiple {
+		s = map[string]any{"type": "array", "items": one, "maxItems": maxFiles}
+		desc += fmt.Sprintf("; at most %d files", maxFiles)
+	}
+	link := map[string]any{"type": "string", "format": "uri-reference",
+		"description": "the http(s) or relative URL of a file kept elsewhere (as image and file fields held before kit kept files)"}
+	alternatives := []any{s, link}
+	if !f.Meta.Required || use != useAnswer {
+		alternatives = append(alternatives, map[string]any{"type": "null"})
+	}
+	s = map[string]any{"anyOf": alternatives, "description": desc, "x-kit-file": f.Meta.Multiple}
+	if f.Meta.Label != "" {
+		s["title"] = f.Meta.Label
+	}
+	return s
 }

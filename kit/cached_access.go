@@ -63,6 +63,9 @@ func (k *Kit) serveFromCachedAccess(w http.ResponseWriter, r *http.Request, serv
 	if write && r.Method == http.MethodHead || !k.defaultAuth {
 		return false
 	}
+	if write && isMultipart(r) {
+		return false // uploads stream: a replay would have to keep the body
+	}
 	if _, ok := teamauth.UserFrom(r.Context()); ok {
 		return false // the host's user comes before any token
 	}

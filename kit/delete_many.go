@@ -87,6 +87,7 @@ func (r *Records) DeleteMany(ctx context.Context, a Actor, ids []string) error {
 	if err != nil {
 		return err
 	}
+	r.k.recordsGone(ctx, a, c, ids)
 	r.k.afterCommit(ctx, a, m)
 	return nil
 }

@@ -34,6 +34,7 @@ func (k *Kit) registerCoreRoutes() {
 	k.registerChangeRoutes(add)
 	k.registerPresenceRoutes(add)
 	k.registerTrashRoutes(add)
+	k.registerFileRoutes(add)
 }
 
 // collectionCall is what a collection endpoint gets once the caller is
@@ -86,6 +87,10 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 		// The query strategy's single-item fetch (?ids=<one id>) carries
 		// the record's ETag, for a conditional PATCH or DELETE of /{id}.
 		single := len(items) == 1 && len(q["ids"]) == 1 && items[0]["id"] == q.Get("ids")
+		if hasFileFields(call.c) {
+			k.writeFileRecords(w, call.c, items, single)
+			return
+		}
 		writeRecordsTagged(w, http.StatusOK, items, single, &k.answers)
 		return
 	}
@@ -94,10 +99,19 @@ func (k *Kit) serveList(w http.ResponseWriter, r *http.Request, call collectionC
 		k.WriteError(w, r, err)
 		return
 	}
+	if hasFileFields(call.c) {
+		shown := *list
+		shown.Items = k.presentAll(call.c, list.Items)
+		list = &shown
+	}
 	WriteJSON(w, http.StatusOK, list)
 }
 
 func (k *Kit) serveCreate(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	if servesFileWrite(r, call.c) {
+		k.serveFileWrite(w, r, call, "")
+		return
+	}
 	body, err := k.readBody(w, r)
 	if err != nil {
 		k.WriteError(w, r, err)
@@ -125,10 +139,14 @@ func (k *Kit) serveGet(w http.ResponseWriter, r *http.Request, call collectionCa
 		k.WriteError(w, r, err)
 		return
 	}
-	writeRecord(w, http.StatusOK, rec)
+	k.writeFileRecord(w, http.StatusOK, call.c, rec)
 }
 
 func (k *Kit) serveUpdate(w http.ResponseWriter, r *http.Request, call collectionCall) {
+	if servesFileWrite(r, call.c) {
+		k.serveFileWrite(w, r, call, r.PathValue("id"))
+		return
+	}
 	opts, err := ifMatchOf(r)
 	if err != nil {
 		k.WriteError(w, r, err)

@@ -158,6 +158,11 @@ type Config struct {
 	// per interval across the instances; the zero value schedules none.
 	Backups BackupConfig
 
+	// Files says where the bytes of image and file fields live (a local
+	// directory beside the SQLite file by default, or an S3-compatible
+	// bucket) and how file URLs are signed. See FilesConfig.
+	Files FilesConfig
+
 	// Dev turns on development behaviour (add-ons may tell the caller more).
 	Dev bool
 	// Logger receives kit's logs. Default slog.Default().
@@ -201,6 +206,10 @@ type Kit struct {
 	// loops are the trash retention and backup loops, which Close waits
 	// for before it closes the database.
 	loops sync.WaitGroup
+	// files keeps the blobs of image and file fields (files.go).
+	files *fileStore
+	// stopSweep ends the sweep of unreferenced blobs (files_sweep.go).
+	stopSweep func()
 
 	routerOnce sync.Once
 	router     router
@@ -265,6 +274,12 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	if cfg.schemaRec != nil {
 		k.store.ObserveQueries(cfg.schemaRec.observe)
 	}
+	fs, err := newFileStore(ctx, cfg)
+	if err != nil {
+		k.closeDB()
+		return nil, fmt.Errorf("kit: Config.Files: %w", err)
+	}
+	k.files = fs
 	k.auth = teamauth.NewStore(k.db)
 	if k.cfg.Directory == nil {
 		k.cfg.Directory = k.auth
@@ -299,6 +314,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	}
 	k.startTrashRetention()
 	k.startBackups()
+	k.startFileSweep()
 	return k, nil
 }
 
@@ -405,6 +421,7 @@ func (k *Kit) Close() error {
 	if k.closed.Swap(true) {
 		return nil
 	}
+	k.stopSweep()
 	k.hub.Close()
 	if k.stopTrash != nil {
 		k.stopTrash()

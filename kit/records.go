@@ -276,6 +276,12 @@ func (r *Records) GetMany(ctx context.Context, a Actor, ids []string) ([]Record,
 // Create validates data, stores it as a new record of the actor's team and
 // returns the stored record. Auto-generated fields in data are ignored.
 func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Record, error) {
+	return r.create(ctx, a, data, "")
+}
+
+// create is Create of a record whose id is given (a new UUIDv7 when
+// empty): an upload names its blobs after the record before it exists.
+func (r *Records) create(ctx context.Context, a Actor, data map[string]any, newID string) (Record, error) {
 	started := time.Now()
 	c, err := r.openForWrite(ctx, a)
 	if err != nil {
@@ -285,11 +291,14 @@ func (r *Records) Create(ctx context.Context, a Actor, data map[string]any) (Rec
 	if err != nil {
 		return nil, err
 	}
-	id, err := uuid.NewV7()
-	if err != nil {
-		return nil, fmt.Errorf("kit: new id: %w", err)
+	if newID == "" {
+		id, err := uuid.NewV7()
+		if err != nil {
+			return nil, fmt.Errorf("kit: new id: %w", err)
+		}
+		newID = id.String()
 	}
-	rec := Record{"id": id.String(), "teamId": a.TeamID, "owner": a.UserID}
+	rec := Record{"id": newID, "teamId": a.TeamID, "owner": a.UserID}
 	if c.UseMetadata() {
 		now := started.UTC().Truncate(time.Microsecond)
 		rec["createdAt"], rec["updatedAt"] = now, now
@@ -554,11 +563,21 @@ func (r *Records) Delete(ctx context.Context, a Actor, id string) error {
 // record whose current ETag is not listed is a *PreconditionError
 // (ErrPrecondition) and nothing is deleted.
 func (r *Records) DeleteWith(ctx context.Context, a Actor, id string, opts WriteOptions) error {
-	started := time.Now()
 	c, err := r.openForWrite(ctx, a)
 	if err != nil {
 		return err
 	}
+	if err := r.deleteWith(ctx, a, c, id, opts); err != nil {
+		return err
+	}
+	r.k.recordsGone(ctx, a, c, []string{id}) // after commit
+	return nil
+}
+
+// deleteWith is DeleteWith of an opened collection.
+func (r *Records) deleteWith(ctx context.Context, a Actor, c *collections.Collection, id string, opts WriteOptions) error {
+	started := time.Now()
+	var err error
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
 	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !c.SoftDelete() && !r.k.hasHooks() && opts.IfMatch == nil {
 		// Nothing needs the record's last state (no listener, no owner

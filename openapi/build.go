@@ -222,7 +222,11 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 		}, "required": []any{"items", "pagination"}}},
 	}
 	for _, s := range schemas {
-		if err := d.AddSchema(s.name, s.s); err != nil {
+		withRefs, err := withFileRefs(d, s.s)
+		if err != nil {
+			return err
+		}
+		if err := d.AddSchema(s.name, withRefs); err != nil {
 			return err
 		}
 	}
@@ -258,14 +262,14 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 	}).AddErrors(400, 401, 403, 404, 500)})
 	created := recordAnswer("the stored record")
 	created.Headers["Location"] = &Header{Description: "the record's path", Schema: Schema{"type": "string"}}
-	ops = append(ops, routeOp{http.MethodPost, base, (&Operation{
+	ops = append(ops, routeOp{http.MethodPost, base, withMultipart((&Operation{
 		OperationID: "create" + op, Tags: tags,
 		Summary:     "Create a record of " + c.Name(),
 		Description: "Validates the body (unknown fields are a 400; the auto-generated fields are ignored), stores it in the route's team, and answers the stored record.",
 		Parameters:  []*Parameter{team},
 		RequestBody: JSONBody(Ref(input)),
 		Responses:   map[string]*Response{"201": created},
-	}).AddErrors(400, 401, 403, 404, 409, 413, 415, 500)})
+	}).AddErrors(400, 401, 403, 404, 409, 413, 415, 500), c)})
 	ops = append(ops, routeOp{http.MethodDelete, base, (&Operation{
 		OperationID: "bulkDelete" + op, Tags: tags,
 		Summary: "Delete several records of " + c.Name(),
@@ -286,14 +290,17 @@ func addCollection(d *Document, c *collections.Collection, name string, o Option
 			Responses:   map[string]*Response{"200": recordAnswer("the record")},
 		}).AddErrors(401, 403, 404, 500)})
 	}
-	ops = append(ops, routeOp{http.MethodPatch, item, (&Operation{
+	ops = append(ops, routeOp{http.MethodPatch, item, withMultipart((&Operation{
 		OperationID: "update" + op, Tags: tags,
 		Summary:     "Update a record of " + c.Name(),
 		Description: "A partial update: only the fields in the body change; {} changes nothing. Members change their own records, team admins and owners any.",
 		Parameters:  []*Parameter{team, id, ifMatch()},
 		RequestBody: JSONBody(inputForDocument(c.InputSchema(true))),
 		Responses:   map[string]*Response{"200": recordAnswer("the stored record")},
-	}).AddErrors(400, 401, 403, 404, 409, 412, 413, 415, 500)})
+	}).AddErrors(400, 401, 403, 404, 409, 412, 413, 415, 500), c)})
+	if hasFileFields(c) {
+		ops = append(ops, fileDownloadOp(c, item, op, tags, team, id))
+	}
 	ops = append(ops, routeOp{http.MethodDelete, item, (&Operation{
 		OperationID: "delete" + op, Tags: tags,
 		Summary:     "Delete a record of " + c.Name(),

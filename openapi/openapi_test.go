@@ -374,7 +374,7 @@ func testEveryOperationIsServed(t *testing.T, e testdb.Engine) {
 	doc := f.document(t)
 	_, body := f.do(t, "POST", "/api/teams/acme/app-tasks", f.owner, `{"title": "t"}`)
 	task := unmarshal(t, body).(map[string]any)["id"].(string)
-	values := map[string]string{"team": "acme", "id": task, "key": "appTasks", "user": "x", "member": "x"}
+	values := map[string]string{"team": "acme", "id": task, "key": "appTasks", "user": "x", "member": "x", "field": "image", "name": "x.png"}
 	for path, item := range doc["paths"].(map[string]any) {
 		for method := range item.(map[string]any) {
 			method := strings.ToUpper(method)

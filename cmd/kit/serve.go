@@ -53,6 +53,7 @@ type serveOptions struct {
 	noEvents bool
 	noAdmin  bool
 	cors     []string // --cors-origin values, split at commas
+	files    string
 }
 
 // adminPath is where kit serve mounts the admin app (unless --no-admin).
@@ -61,7 +62,7 @@ const adminPath = "/admin/"
 // runServe implements "kit serve".
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var o serveOptions
-	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN]",
+	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN] [--files DIR|URL]",
 		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
 			"until SIGINT or SIGTERM, then shut down gracefully. The events add-on records every change\n"+
 			"and serves the audit endpoints (GET /teams/{team}/kit-events, ...) unless --no-events.\n"+
@@ -70,7 +71,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			"(acme, globex), four users and a few records (once per database), and prints a fresh API\n"+
 			"token and a ready-to-paste curl line for each user, and one for acme's events.\n"+
 			"--cors-origin lets pages of that origin (https://app.example.com) call the API with API\n"+
-			"tokens; repeat it or separate origins with commas. Session cookies stay same-origin.")
+			"tokens; repeat it or separate origins with commas. Session cookies stay same-origin.\n"+
+			"--files is where uploads of image and file fields go: a directory (default kit-files beside\n"+
+			"the SQLite file, ./kit-files on PostgreSQL) or an S3-compatible bucket's URL\n"+
+			"(https://host/bucket), with KIT_FILES_ACCESS_KEY and KIT_FILES_SECRET_KEY; give every\n"+
+			"instance the same KIT_FILES_URL_SECRET so that each accepts the file URLs the others sign.")
 	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, the demo schemas built into kit)")
 	fl.StringVar(&o.db, "db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
 	fl.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
@@ -78,6 +83,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fl.BoolVar(&o.demo, "demo", false, "seed demo data and print a token and a curl line per user")
 	fl.BoolVar(&o.noEvents, "no-events", false, "do not install the events add-on: no audit events, no event routes")
 	fl.BoolVar(&o.noAdmin, "no-admin", false, "do not serve the admin app at "+adminPath)
+	fl.StringVar(&o.files, "files", "", "uploads' `directory` or S3-compatible bucket URL (default kit-files beside the SQLite file)")
 	fl.Func("cors-origin", "let pages of `origin` call the API with API tokens (repeatable, or comma separated; * for any)", func(v string) error {
 		for _, origin := range strings.Split(v, ",") {
 			if origin = strings.TrimSpace(origin); origin != "" {
@@ -100,7 +106,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 	logger := newLogger(stderr)
 	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: schemas, Prefix: prefix, Logger: logger,
-		CORS: kit.CORSConfig{AllowedOrigins: o.cors}})
+		CORS: kit.CORSConfig{AllowedOrigins: o.cors}, Files: filesConfig(o.files, os.Getenv)})
 	if err != nil {
 		return fail(stderr, "serve", startError(dir, err))
 	}
@@ -300,4 +306,16 @@ func apiFirst(prefix string, api, mux http.Handler) http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// filesConfig is the Files config of --files: a directory, or an http(s)
+// bucket URL whose keys come from the environment.
+func filesConfig(files string, getenv func(string) string) kit.FilesConfig {
+	fc := kit.FilesConfig{URLSecret: []byte(getenv("KIT_FILES_URL_SECRET"))}
+	if strings.HasPrefix(files, "http://") || strings.HasPrefix(files, "https://") {
+		fc.S3URL, fc.S3AccessKey, fc.S3SecretKey = files, getenv("KIT_FILES_ACCESS_KEY"), getenv("KIT_FILES_SECRET_KEY")
+		return fc
+	}
+	fc.Dir = files
+	return fc
 }

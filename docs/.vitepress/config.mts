@@ -80,6 +80,7 @@ export default {
         items: [
           page('http-api.md'),
           page('list-queries.md'),
+          page('files.md'),
           page('batch.md'),
           page('audit-events.md'),
           page('realtime.md'),

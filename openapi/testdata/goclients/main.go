@@ -202,7 +202,7 @@ func withOgen(ctx context.Context, base, token, team string) (string, error) {
 	}
 
 	etag := lamp.ETag
-	upd, err := c.UpdateShopProducts(ctx, &ogenc.UpdateShopProductsReq{Price: ogenc.NewOptString("15.00")},
+	upd, err := c.UpdateShopProducts(ctx, &ogenc.UpdateShopProductsReqApplicationJSON{Price: ogenc.NewOptString("15.00")},
 		ogenc.UpdateShopProductsParams{Team: team, ID: lamp.Response.ID, IfMatch: etag})
 	if err != nil {
 		return "", err
@@ -214,7 +214,7 @@ func withOgen(ctx context.Context, base, token, team string) (string, error) {
 	if err := check("updated price", updated.Response.Price, "15.00"); err != nil {
 		return "", err
 	}
-	stale, err := c.UpdateShopProducts(ctx, &ogenc.UpdateShopProductsReq{Price: ogenc.NewOptString("16.00")},
+	stale, err := c.UpdateShopProducts(ctx, &ogenc.UpdateShopProductsReqApplicationJSON{Price: ogenc.NewOptString("16.00")},
 		ogenc.UpdateShopProductsParams{Team: team, ID: lamp.Response.ID, IfMatch: etag})
 	if err != nil {
 		return "", err
