@@ -14,7 +14,7 @@ import (
 type kind int
 
 const (
-	kindString   kind = iota // a JSON string (string, text, image, file, ids)
+	kindString   kind = iota // a JSON string (string, text, ids)
 	kindNumber               // a JSON number (number)
 	kindInteger              // a JSON integer (a tree's depth, order)
 	kindWhole                // a JSON integer within 2^53 (a number field with meta.integer)
@@ -24,6 +24,8 @@ const (
 	kindJSON                 // any JSON value (json)
 	kindRepeater             // an array of objects (repeater)
 	kindArray                // an array of any JSON values (array)
+	kindFile                 // a KitFile object (image, file)
+	kindFiles                // a list of KitFile objects (image, file with meta.multiple)
 )
 
 // inputMode is how an attribute appears in the input type.
@@ -123,6 +125,10 @@ func fieldFromSchema(a *collections.Attribute, s map[string]any, required bool) 
 	types := schemaTypes(s)
 	f := field{name: a.Name, sortable: a.Sortable(), ops: a.Type.FilterOps()}
 	switch {
+	case a.Field != nil && a.Type.IsFile() && a.Field.Meta.Multiple:
+		f.kind = kindFiles
+	case a.Field != nil && a.Type.IsFile():
+		f.kind = kindFile
 	case s["x-precision"] != nil:
 		f.kind = kindDecimal
 	case s["format"] == "date-time":

@@ -86,6 +86,23 @@ export type Decimal = string
  */
 export type DateTime = string
 
+/**
+ * A file of an image or file field as kit answers it: its name, size,
+ * content type (sniffed from the bytes), download URL (signed for a
+ * while) and, for images, size in pixels. Files are uploaded as
+ * multipart/form-data; in a JSON body a file field keeps the record's
+ * files named in it (see docs/files.md). A field may hold a URL string
+ * instead: a file kept elsewhere.
+ */
+export interface KitFile {
+  name: string
+  size: number
+  contentType: string
+  url: string
+  width?: number
+  height?: number
+}
+
 /** The pagination data of every list. */
 export interface Pagination {
   currentPage: number
@@ -228,6 +245,10 @@ func tsValueType(k kind) string {
 		return "Record<string, unknown>[]"
 	case kindArray:
 		return "unknown[]"
+	case kindFile:
+		return "KitFile | string"
+	case kindFiles:
+		return "KitFile[] | string"
 	}
 	return "string"
 }
@@ -239,7 +260,7 @@ var tsFilters = []struct {
 	kinds []kind
 	typ   collections.FieldType
 }{
-	{"FilterText", []kind{kindString}, collections.TypeString},
+	{"FilterText", []kind{kindString, kindFile, kindFiles}, collections.TypeString},
 	{"FilterNumber", []kind{kindNumber, kindInteger, kindWhole}, collections.TypeNumber},
 	{"FilterDecimal", []kind{kindDecimal}, collections.TypeDecimal},
 	{"FilterDate", []kind{kindDate}, collections.TypeDate},

@@ -14,6 +14,52 @@ import (
 // ("19.90" at scale 2), exact where a float64 would round.
 type Decimal string
 
+// KitFile is a file of an image or file field as kit answers it: its
+// name, size, content type (sniffed from the bytes), download URL (signed
+// for a while) and, for images, size in pixels. Files are uploaded as
+// multipart/form-data; in a JSON body a file field keeps the record's
+// files named in it (see docs/files.md).
+type KitFile struct {
+	Name        string `json:"name"`
+	Size        int64  `json:"size"`
+	ContentType string `json:"contentType"`
+	URL         string `json:"url,omitempty"`
+	Width       int    `json:"width,omitempty"`
+	Height      int    `json:"height,omitempty"`
+}
+
+// UnmarshalJSON reads a file object, or a URL string (a file kept
+// elsewhere, as image and file fields held before kit kept files) into
+// URL.
+func (f *KitFile) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*f = KitFile{URL: s}
+		return nil
+	}
+	type plain KitFile
+	return json.Unmarshal(b, (*plain)(f))
+}
+
+// KitFiles are the files of a multiple image or file field; a URL string
+// reads as one file with that URL.
+type KitFiles []KitFile
+
+// UnmarshalJSON reads a list of file objects or a URL string.
+func (l *KitFiles) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*l = KitFiles{{URL: s}}
+		return nil
+	}
+	var list []KitFile
+	if err := json.Unmarshal(b, &list); err != nil {
+		return err
+	}
+	*l = list
+	return nil
+}
+
 // Pagination is the pagination data of every list.
 type Pagination struct {
 	CurrentPage   int    `json:"currentPage"`
@@ -237,9 +283,9 @@ type Product struct {
 	// Label "Variants".
 	Variants []map[string]any `json:"variants"`
 	// Label "Image".
-	Image *string `json:"image"`
+	Image *KitFile `json:"image"`
 	// Label "Manual".
-	Manual *string `json:"manual"`
+	Manual *KitFile `json:"manual"`
 	// Label "Category". The id of a record of shopCategories in the same team.
 	CategoryID *string `json:"categoryId"`
 	// When the record was created.
@@ -278,9 +324,9 @@ type ProductInput struct {
 	// Label "Variants".
 	Variants []map[string]any `json:"variants,omitempty"`
 	// Label "Image".
-	Image *string `json:"image,omitempty"`
+	Image *KitFile `json:"image,omitempty"`
 	// Label "Manual".
-	Manual *string `json:"manual,omitempty"`
+	Manual *KitFile `json:"manual,omitempty"`
 	// Label "Category". The id of a record of shopCategories in the same team.
 	CategoryID *string `json:"categoryId,omitempty"`
 }

@@ -21,6 +21,23 @@ export type Decimal = string
  */
 export type DateTime = string
 
+/**
+ * A file of an image or file field as kit answers it: its name, size,
+ * content type (sniffed from the bytes), download URL (signed for a
+ * while) and, for images, size in pixels. Files are uploaded as
+ * multipart/form-data; in a JSON body a file field keeps the record's
+ * files named in it (see docs/files.md). A field may hold a URL string
+ * instead: a file kept elsewhere.
+ */
+export interface KitFile {
+  name: string
+  size: number
+  contentType: string
+  url: string
+  width?: number
+  height?: number
+}
+
 /** The pagination data of every list. */
 export interface Pagination {
   currentPage: number
@@ -281,9 +298,9 @@ export interface Product {
   /** Label "Variants". */
   variants: Record<string, unknown>[] | null
   /** Label "Image". */
-  image: string | null
+  image: KitFile | string | null
   /** Label "Manual". */
-  manual: string | null
+  manual: KitFile | string | null
   /** Label "Category". The id of a record of shopCategories in the same team. */
   categoryId: string | null
   /** When the record was created. */
@@ -323,9 +340,9 @@ export interface ProductInput {
   /** Label "Variants". */
   variants?: Record<string, unknown>[] | null
   /** Label "Image". */
-  image?: string | null
+  image?: KitFile | string | null
   /** Label "Manual". */
-  manual?: string | null
+  manual?: KitFile | string | null
   /** Label "Category". The id of a record of shopCategories in the same team. */
   categoryId?: string | null
 }
