@@ -618,3 +618,26 @@ func TestABatchUpdatesARecordWithFilesItCreated(t *testing.T) {
 		}
 	})
 }
+
+func TestDeletingATeamRemovesItsFiles(t *testing.T) {
+	t.Parallel()
+	eachFileWorld(t, func(t *testing.T, w *fileWorld) {
+		for i := range 2 {
+			a := w.send(t, "POST", w.base, w.alice, valueP("title", fmt.Sprint("T", i)), fileP("photo", "p.png", pngOf(t, 3, 3)),
+				fileP("attachments", "a.txt", []byte("a")))
+			if a.status != 201 {
+				t.Fatalf("create: got %d %s", a.status, a.body)
+			}
+		}
+		if keys := w.blobs(t); len(keys) != 4 {
+			t.Fatalf("got %d blobs before, want 4", len(keys))
+		}
+		d := do(t, "DELETE", w.app.Server.URL+"/api/teams/"+w.app.IDs["acme"]+"?force=true", w.alice, "", nil)
+		if d.status != http.StatusNoContent {
+			t.Fatalf("delete the team: got %d %s, want 204", d.status, d.body)
+		}
+		if keys := w.blobs(t); len(keys) != 0 {
+			t.Errorf("got %v after the team's deletion, want no blob", keys)
+		}
+	})
+}
