@@ -499,6 +499,13 @@ func TestFileUpdatesReplaceAppendRemoveAndClear(t *testing.T) {
 				}
 			}
 		})
+		t.Run("a form's file input left empty changes nothing", func(t *testing.T) {
+			u := w.send(t, "PATCH", url, w.alice, valueP("title", "Desk 2"), fileP("photo", "", nil), fileP("attachments", "", nil))
+			rec := u.json(t)
+			if u.status != 200 || fileOf(t, rec, "photo")["name"] != "two.png" || len(filesOf(t, rec, "attachments")) != 2 {
+				t.Errorf("got %d %s, want the files as they were", u.status, u.body)
+			}
+		})
 		t.Run("field+ appends and a same name gets a suffix", func(t *testing.T) {
 			u := w.send(t, "PATCH", url, w.alice, fileP("attachments+", "a.txt", []byte("again")))
 			got := []string{}

@@ -547,12 +547,6 @@ func (p *partReader) Read(b []byte) (int, error) {
 func (k *Kit) upload(ctx context.Context, fr *fileRequest, f *collections.Field, p io.Reader, filename string, appendTo bool) error {
 	ff := fr.field(f)
 	maxSize, maxFiles := f.FileLimits()
-	if !appendTo {
-		ff.reset = true
-	}
-	if len(ff.uploads) >= maxFiles {
-		return fileErr(http.StatusBadRequest, f.Name, "takes at most %d files", maxFiles)
-	}
 	src := &partReader{r: p}
 	br := bufio.NewReaderSize(src, 512)
 	head, err := br.Peek(512)
@@ -560,7 +554,13 @@ func (k *Kit) upload(ctx context.Context, fr *fileRequest, f *collections.Field,
 		return bodyErr(src.err)
 	}
 	if len(head) == 0 && filename == "" {
-		return nil // a form's file input left empty
+		return nil // a form's file input left empty: no change
+	}
+	if !appendTo {
+		ff.reset = true
+	}
+	if len(ff.uploads) >= maxFiles {
+		return fileErr(http.StatusBadRequest, f.Name, "takes at most %d files", maxFiles)
 	}
 	ctype := http.DetectContentType(head)
 	if f.Type == collections.TypeImage && !decodableImages[mediaType(ctype)] {
