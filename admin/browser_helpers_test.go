@@ -195,7 +195,8 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := kittest.NewKit(t, kit.Config{Schemas: schemas, Definitions: []collections.Definition{suppliers.Definition()}})
+	k := kittest.NewKit(t, kit.Config{Schemas: schemas, Definitions: []collections.Definition{suppliers.Definition()},
+		Files: kit.FilesConfig{Dir: filepath.Join(t.TempDir(), "kit-files")}})
 	external.MustRegister(ctx, k, suppliers)
 	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
 		t.Fatalf("install events: %v", err)

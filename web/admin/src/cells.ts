@@ -75,10 +75,26 @@ export function renderCell(f: FieldMeta, v: unknown, ctx: CellContext): VNodeChi
     case 'repeater':
     case 'json':
       return h('span', { class: 'text-slate-700 dark:text-slate-300', title: JSON.stringify(v, null, 1) }, summarize(v, ctx.t))
-    case 'image':
-      return h('img', { src: String(v), alt: '', class: 'size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700', loading: 'lazy', title: String(v) })
-    case 'file':
-      return h('a', { href: String(v), class: 'link', target: '_blank', rel: 'noopener', title: String(v) }, String(v).split('/').pop() || String(v))
+    case 'image': {
+      const f = firstFile(v)
+      return h('img', { src: f.url, alt: '', class: 'size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700', loading: 'lazy', title: f.name })
+    }
+    case 'file': {
+      const f = firstFile(v)
+      return h('a', { href: f.url, class: 'link', target: '_blank', rel: 'noopener', title: f.name }, f.name)
+    }
   }
   return typeof v === 'object' ? summarize(v, ctx.t) : String(v)
+}
+
+// firstFile is the first file an image or file value holds: kit's file
+// objects (signed url and name), or a URL string.
+function firstFile(v: unknown): { url: string; name: string } {
+  const x = Array.isArray(v) ? v[0] : v
+  if (x && typeof x === 'object' && typeof (x as { url?: unknown }).url === 'string') {
+    const f = x as { url: string; name?: string }
+    return { url: f.url, name: f.name ?? f.url }
+  }
+  const s = String(x ?? '')
+  return { url: s, name: s.split('/').pop() || s }
 }
