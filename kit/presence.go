@@ -182,18 +182,21 @@ func (p *presenceRegistry) notify(key presenceKey, skip *presenceView) {
 func (p *presenceRegistry) event(v *presenceView) PresenceEvent {
 	p.mu.Lock()
 	byUser := map[string]*PresenceViewer{}
+	// first is each user's oldest view at full precision: views opened
+	// in the same millisecond still come in the order they opened.
+	first := map[string]time.Time{}
 	for o := range p.groups[v.key] {
 		if o.userID == v.userID {
 			continue
 		}
-		since := o.since.UnixMilli()
 		pv := byUser[o.userID]
 		if pv == nil {
-			pv = &PresenceViewer{UserID: o.userID, Name: o.name, Items: []string{}, Since: since}
+			pv = &PresenceViewer{UserID: o.userID, Name: o.name, Items: []string{}}
 			byUser[o.userID] = pv
+			first[o.userID] = o.since
 		}
-		if since < pv.Since {
-			pv.Since = since
+		if o.since.Before(first[o.userID]) {
+			first[o.userID] = o.since
 		}
 		if o.item != "" && !slices.Contains(pv.Items, o.item) {
 			pv.Items = append(pv.Items, o.item)
@@ -203,10 +206,11 @@ func (p *presenceRegistry) event(v *presenceView) PresenceEvent {
 	out := PresenceEvent{Collection: v.key.collection, Viewers: make([]PresenceViewer, 0, len(byUser))}
 	for _, pv := range byUser {
 		slices.Sort(pv.Items)
+		pv.Since = first[pv.UserID].UnixMilli()
 		out.Viewers = append(out.Viewers, *pv)
 	}
 	slices.SortFunc(out.Viewers, func(a, b PresenceViewer) int {
-		return cmp.Or(cmp.Compare(a.Since, b.Since), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UserID, b.UserID))
+		return cmp.Or(first[a.UserID].Compare(first[b.UserID]), cmp.Compare(a.Name, b.Name), cmp.Compare(a.UserID, b.UserID))
 	})
 	return out
 }
