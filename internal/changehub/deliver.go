@@ -179,8 +179,8 @@ func (h *Hub) batch() int { return max(min(changeBatch, h.cfg.Buffer/2), 1) }
 
 // poll takes the next changes, from what this process's writes handed
 // over or else from the log, and queues them for their streams; it
-// reports whether a full batch came back (take again at once) and how
-// many changes it took.
+// reports whether to take again at once (a full batch came back, or
+// handed changes wait beyond a gap) and how many changes it took.
 func (h *Hub) poll(ctx context.Context, readLog bool) (more bool, n int) {
 	h.mu.Lock()
 	if !h.live {
@@ -206,7 +206,11 @@ func (h *Hub) poll(ctx context.Context, readLog bool) (more bool, n int) {
 	}
 	h.cursor = cur
 	h.queue(frames)
-	return len(changes) == batch, len(changes)
+	// Take again at once after a full batch, and after a batch that
+	// stopped at a gap in what was handed over: the changes beyond it
+	// woke the hub already, and no other wake may come for them.
+	more = len(changes) == batch || len(changes) > 0 && !h.handedEmpty()
+	return more, len(changes)
 }
 
 // next returns up to batch changes after cur and moves cur past them: the

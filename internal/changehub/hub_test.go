@@ -410,6 +410,30 @@ func TestChangeHubDeliversItsOwnSQLiteWritesWithoutReadingTheLog(t *testing.T) {
 	}
 }
 
+func TestChangeHubReadsTheLogForHandedChangesBeyondAGap(t *testing.T) {
+	// While the hub waits out its delivery interval after the reader's
+	// first change, the reader writes, the writer writes, the reader
+	// writes: two changes are handed over with the writer's between them,
+	// and only one wake. The hub delivers the first handed change, then
+	// must read the log for the rest at once, not at its next poll.
+	writer, reader, sub := writerAndReader(t, Config{Buffer: 64, PollInterval: time.Hour, DeliveryInterval: 300 * time.Millisecond})
+	if err := createNote(t.Context(), reader); err != nil {
+		t.Fatal(err)
+	}
+	first := takeChanges(t, sub, 1)
+	for _, w := range []*store.Store{reader, writer, reader} {
+		if err := createNote(t.Context(), w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids := takeChanges(t, sub, 3)
+	for i, id := range ids {
+		if want := first[0] + 1 + int64(i); id != want {
+			t.Fatalf("got positions %v after %d, want the next 3 in order", ids, first[0])
+		}
+	}
+}
+
 func TestChangeHubReadsTheLogForAChangeItWasNotHanded(t *testing.T) {
 	// The reader's own writes are handed to its hub; the writer's, between
 	// them, are not, and come from the log: in position order, none
