@@ -46,8 +46,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, Record<string, unknown>>
     config.shopProducts = { ...config.shopProducts, fetchStrategy: 'restful' }
     config.shopCategories = { ...config.shopCategories, fetchStrategy: 'query', hierarchy: { enabled: true } }
+    // testNotes keeps its deletes in the trash (softDelete).
+    config.testNotes = { ...config.testNotes, softDelete: true }
     await writeFile(configFile, JSON.stringify(config, null, 2))
-    // testNotes: records without a title (a reference select offers none of them).
+    // testNotes: records without a title (a reference select offers none of them), soft-deleted.
     await mkdir(join(schemas, 'test'))
     await writeFile(join(schemas, 'test', 'notes.json'), JSON.stringify({ body: { type: 'string', meta: { label: 'Body' } } }))
 

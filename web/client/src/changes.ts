@@ -9,7 +9,7 @@ import { followEventStream, type EventStreamHost } from './stream'
 export interface ChangeEvent {
   /** The change's position; a reconnect resumes after the last one seen. */
   id: number
-  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder'
+  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder' | 'restore' | 'purge'
   /** The registry key of the changed collection. */
   collection: string
   /** The changed record, when the change concerns one record and is not a reorder. */

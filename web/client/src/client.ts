@@ -19,6 +19,10 @@ import type {
   ReadOptions,
   RecordShape,
   ReorderInput,
+  TrashedRecord,
+  ExportFormat,
+  ImportResult,
+  ImportRejectedRow,
 } from './types'
 
 /** KitClientOptions configures a KitClient; every field is optional. */
@@ -51,6 +55,11 @@ export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
   signal?: AbortSignal | undefined
+  /**
+   * A body sent as is (CSV text, a Blob) with its Content-Type, instead of
+   * the JSON of `body`.
+   */
+  raw?: { data: BodyInit; contentType: string }
 }
 
 /** MutationListener is called after every successful write through the client, and for every change the team's change stream reports (TeamClient.subscribe). */
@@ -116,6 +125,29 @@ export class KitClient {
    * `ETag` of a single record, for instance).
    */
   async exchange<T>(method: string, path: string, opts: RequestOptions = {}): Promise<{ body: T; headers: Headers }> {
+    const res = await this.send(method, path, opts)
+    if (res.status === 204) return { body: undefined as T, headers: res.headers }
+    const text = await res.text()
+    if (!text) return { body: undefined as T, headers: res.headers }
+    try {
+      return { body: JSON.parse(text) as T, headers: res.headers }
+    } catch (cause) {
+      throw new KitError({
+        status: res.status,
+        statusText: res.statusText,
+        message: `${method} ${path}: the answer is not JSON`,
+        cause,
+      })
+    }
+  }
+
+  /**
+   * send sends one request to an API path and resolves with the response
+   * itself, unread, when it is a 2xx (an export's attachment, say); a non-2xx
+   * answer rejects with a KitError, a network failure with a KitError of
+   * status 0.
+   */
+  async send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     let query: URLSearchParams | undefined
     if (opts.query instanceof URLSearchParams) query = opts.query
     else if (opts.query) {
@@ -126,8 +158,11 @@ export class KitClient {
     if (method !== 'GET' && method !== 'HEAD' && !headers['X-Correlation-Id']) {
       headers['X-Correlation-Id'] = this.ownWrite(1)
     }
-    let body: string | undefined
-    if (opts.body !== undefined) {
+    let body: BodyInit | undefined
+    if (opts.raw) {
+      headers['Content-Type'] = opts.raw.contentType
+      body = opts.raw.data
+    } else if (opts.body !== undefined) {
       headers['Content-Type'] = 'application/json'
       body = JSON.stringify(opts.body)
     }
@@ -148,19 +183,7 @@ export class KitClient {
       })
     }
     if (!res.ok) throw await errorFromResponse(res)
-    if (res.status === 204) return { body: undefined as T, headers: res.headers }
-    const text = await res.text()
-    if (!text) return { body: undefined as T, headers: res.headers }
-    try {
-      return { body: JSON.parse(text) as T, headers: res.headers }
-    } catch (cause) {
-      throw new KitError({
-        status: res.status,
-        statusText: res.statusText,
-        message: `${method} ${path}: the answer is not JSON`,
-        cause,
-      })
-    }
+    return res
   }
 
   /**
@@ -299,6 +322,14 @@ export class KitClient {
     }
   }
 
+  /**
+   * @internal runs after a purge: the trash changed, the collection's
+   * reads did not, so nothing is invalidated.
+   */
+  notifyTrash(collection: string, team: string, id: string): void {
+    this.notify({ operation: 'purge', collection, team, ids: [id], invalidated: [], source: 'client' })
+  }
+
   /** @internal runs after a write: invalidates, then tells the listeners. */
   async mutated(m: Omit<Mutation, 'invalidated'>): Promise<void> {
     const invalidated = await this.invalidate(m.collection)
@@ -391,6 +422,27 @@ export class TeamClient {
       query: encodeListQuery(query as ListQuery),
       signal: opts.signal,
     })
+  }
+
+  /**
+   * revertEvent undoes update event `id` of the team: the old values of the
+   * fields it changed are written back as a new update, and the record
+   * written resolves. Given the event itself (from `events`) rather than
+   * its id, the client also drops the collection's cached reads and tells
+   * the mutation listeners. A field that holds another value now rejects with a
+   * 409 KitError whose `data.fields` names it (see revertConflicts) and
+   * nothing is written, unless `force`; an event of another team is a 404,
+   * an event that is no update a 400.
+   */
+  async revertEvent(event: string | { id?: string; collectionName: string }, opts: { force?: boolean } = {}): Promise<KitRecord> {
+    const id = typeof event === 'string' ? event : (event.id ?? '')
+    const rec = await this.client.request<KitRecord>('POST', `teams/${enc(this.team)}/kit-events/${enc(id)}/revert`, {
+      body: { force: opts.force === true },
+    })
+    if (typeof event !== 'string') {
+      await this.client.mutated({ operation: 'update', collection: event.collectionName, team: this.team, ids: [rec.id] })
+    }
+    return rec
   }
 }
 
@@ -628,6 +680,96 @@ export class CollectionClient<T extends RecordShape = KitRecord, Q extends objec
       return res.items
     })
   }
+
+  /**
+   * trash lists the team's trashed records of a softDelete collection,
+   * newest first (`GET /trash`); a collection without softDelete rejects
+   * with a 404 KitError.
+   */
+  async trash(query: { page?: number; pageSize?: number } = {}, opts: { signal?: AbortSignal } = {}): Promise<ListResponse<TrashedRecord<T>>> {
+    const { path } = await this.base()
+    return this.client.request<ListResponse<TrashedRecord<T>>>('GET', `${path}/trash`, {
+      query: { page: query.page, pageSize: query.pageSize },
+      signal: opts.signal,
+    })
+  }
+
+  /**
+   * restore puts a trashed record back, with the same id, and resolves with
+   * it: a 400 KitError whose data.fields names a reference to a record that
+   * is gone, a 409 for a unique value taken since, a 404 when it is not in
+   * the team's trash. On a refusal it stays in the trash.
+   */
+  async restore(id: string): Promise<T> {
+    const { path } = await this.base()
+    const rec = await this.client.request<T>('POST', `${path}/${enc(id)}/restore`)
+    await this.client.mutated({ operation: 'restore', collection: this.key, team: this.team, ids: [id] })
+    return rec
+  }
+
+  /** purge removes a trashed record for good (`DELETE /{id}/trash`). */
+  async purge(id: string): Promise<void> {
+    const { path } = await this.base()
+    await this.client.request<void>('DELETE', `${path}/${enc(id)}/trash`)
+    this.client.notifyTrash(this.key, this.team, id)
+  }
+
+  /**
+   * export asks for every record a list query selects (filter, search and
+   * sort apply; page, pageSize and ids are refused with a 400) as CSV, JSON
+   * or NDJSON, and resolves with the response unread: `await res.blob()`
+   * for a download, `res.body` to stream it. Its Content-Disposition names
+   * the file (`shop-products.csv`).
+   */
+  async export(format: ExportFormat, query: Q = {} as Q, opts: { signal?: AbortSignal } = {}): Promise<Response> {
+    const { path } = await this.base()
+    const params = encodeListQuery(query as ListQuery)
+    params.set('format', format)
+    return this.client.send('GET', `${path}/export`, {
+      query: params,
+      headers: { Accept: format === 'csv' ? 'text/csv' : format === 'ndjson' ? 'application/x-ndjson' : 'application/json' },
+      signal: opts.signal,
+    })
+  }
+
+  /**
+   * import creates a record for every row of a CSV (a header naming the
+   * fields), JSON (an array of objects) or NDJSON body: all rows or none.
+   * A refused import rejects with a 400 KitError; importRejections(err)
+   * lists every refused row with its line, field and reason.
+   */
+  async import(data: BodyInit, format: ExportFormat): Promise<ImportResult> {
+    const { path } = await this.base()
+    const res = await this.client.request<ImportResult>('POST', `${path}/import`, {
+      raw: { data, contentType: importTypes[format] },
+    })
+    await this.client.mutated({ operation: 'create', collection: this.key, team: this.team, ids: [] })
+    return res
+  }
+}
+
+/** The Content-Type an import of each format sends. */
+const importTypes = { csv: 'text/csv', json: 'application/json', ndjson: 'application/x-ndjson' } as const
+
+/**
+ * importRejections returns the refused rows of an import's 400 KitError
+ * (its `data.rejected`), or an empty list for any other error.
+ */
+export function importRejections(err: unknown): ImportRejectedRow[] {
+  if (!(err instanceof KitError) || err.status !== 400) return []
+  const rows = err.data?.rejected
+  return Array.isArray(rows) ? (rows as ImportRejectedRow[]) : []
+}
+
+/**
+ * revertConflicts returns the fields a revert's 409 KitError names, each
+ * with what happened to it ("changed since the event"), or an empty object
+ * for any other error.
+ */
+export function revertConflicts(err: unknown): Record<string, string> {
+  if (!(err instanceof KitError) || err.status !== 409) return {}
+  const fields = err.data?.fields
+  return fields && typeof fields === 'object' && !Array.isArray(fields) ? (fields as Record<string, string>) : {}
 }
 
 function correlationId(): string {

@@ -100,7 +100,7 @@ export interface KitEvent {
   id?: string
   teamId?: string
   timestamp: string
-  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder'
+  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder' | 'restore' | 'purge'
   collectionName: string
   itemId: string
   userId: string
@@ -142,7 +142,7 @@ export interface ReadOptions {
 /** Mutation is what the client reports to its mutation listeners after a write succeeds. */
 export interface Mutation {
   /** The write; `reset` when the change stream could not resume and everything may be stale. */
-  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder' | 'reset'
+  operation: 'create' | 'update' | 'delete' | 'move' | 'reorder' | 'restore' | 'purge' | 'reset'
   /** The registry key of the collection written. */
   collection: string
   team: string
@@ -151,4 +151,39 @@ export interface Mutation {
   invalidated: string[]
   /** `client` for a write through this client, `stream` for a change another writer made (TeamClient.subscribe). */
   source?: 'client' | 'stream'
+}
+
+/** TrashedRecord is one entry of a softDelete collection's trash. */
+export interface TrashedRecord<T = KitRecord> {
+  /** The record's id, which a restore keeps. */
+  id: string
+  /** When it was deleted (RFC 3339). */
+  deletedAt: string
+  /** The id of the user who deleted it. */
+  deletedBy: string
+  /** The record as it was when deleted. */
+  record: T
+}
+
+/** The formats of an export and an import. */
+export type ExportFormat = 'csv' | 'json' | 'ndjson'
+
+/** ImportResult is the answer of an import that went through. */
+export interface ImportResult {
+  /** How many records were created. */
+  imported: number
+  /** The correlation id of the import's audit events and changes. */
+  correlationId: string
+}
+
+/**
+ * ImportRejectedRow is one reason an import was refused (`data.rejected`
+ * of its 400): `line` in the input, `row` counted from 1 after a CSV's
+ * header (0 for the header itself), the field when one is to blame.
+ */
+export interface ImportRejectedRow {
+  line: number
+  row: number
+  field?: string
+  reason: string
 }
