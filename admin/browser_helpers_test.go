@@ -107,8 +107,9 @@ func startBrowser() {
 }
 
 // schemas of the test world: products (paginated, restful, in a
-// slideover), categories (a tree, in a modal), tasks (sortable) and
-// notes (a workspace, hidden from the sidebar).
+// slideover), categories (a tree, in a modal), tasks (sortable, their
+// deletes kept in the trash) and notes (a workspace, hidden from the
+// sidebar).
 var schemas = fstest.MapFS{
 	"shop/products.json": {Data: []byte(`{
 		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
@@ -145,7 +146,7 @@ var schemas = fstest.MapFS{
 		"shopProducts": {"fetchStrategy": "restful", "adminNav": {"icon": "i-lucide-package", "label": "Catalogue", "order": 1},
 			"defaultPagination": {"pageSize": 10, "sortBy": "createdAt", "sortDirection": "desc"}},
 		"shopCategories": {"hierarchy": {"enabled": true}, "container": "modal", "adminNav": {"icon": "i-lucide-folder-tree", "order": 2}},
-		"workTasks": {"sortable": {"enabled": true}, "adminNav": {"icon": "i-lucide-list", "order": 3}},
+		"workTasks": {"sortable": {"enabled": true}, "softDelete": true, "adminNav": {"icon": "i-lucide-list", "order": 3}},
 		"workNotes": {"layout": "workspace", "adminNav": {"enabled": false}},
 		"workSamples": {"adminNav": {"enabled": false}}
 	}`)},

@@ -19,6 +19,7 @@ export function createAdminRouter(session: Session): Router {
           { path: '', name: 'home', component: () => import('./pages/TeamHome.vue') },
           { path: 'teams/:team', name: 'team', component: () => import('./pages/TeamHome.vue') },
           { path: 'teams/:team/collections/:collection', name: 'collection', component: () => import('./pages/CollectionPage.vue') },
+          { path: 'teams/:team/collections/:collection/trash', name: 'trash', component: () => import('./pages/TrashPage.vue') },
           { path: 'teams/:team/activity', name: 'activity', component: () => import('./pages/ActivityPage.vue') },
         ],
       },
