@@ -217,3 +217,68 @@ func TestBrowserRevert(t *testing.T) {
 		}
 	})
 }
+
+// TestBrowserImport: a CSV chosen on a collection's import page shows its
+// first rows; a file with a bad value lists the rejected row and writes
+// nothing; a good file creates every row.
+func TestBrowserImport(t *testing.T) {
+	w := newWorld(t)
+	dir := t.TempDir()
+	file := func(name, body string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	bad := file("bad.csv", "title,price\nImported 1,1.50\nImported 2,not a number\n")
+	good := file("good.csv", "title,price\nImported 1,1.50\nImported 2,2.00\n")
+	count := func(t *testing.T) int {
+		t.Helper()
+		list, err := w.k.Records("shopProducts").List(t.Context(), w.alice, map[string][]string{"search": {"Imported"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(list.Items)
+	}
+	p := newTab(t, w)
+	p.signIn("/teams/acme/collections/shopProducts")
+	p.do(chromedp.Click(chromedp.CSS("[data-test=import-link]")), chromedp.WaitVisible(chromedp.CSS("[data-test=import-file]")))
+
+	t.Run("a chosen CSV shows its header and first rows", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.SetUploadFiles(chromedp.CSS("[data-test=import-file]"), []string{bad}))
+		p.waitFor("the preview", `document.querySelectorAll('[data-test=import-preview] tbody tr').length === 2`)
+		got := eval[[]string](p, `[...document.querySelectorAll('[data-test=import-preview] tr')].map(tr => [...tr.children].map(c => c.innerText.trim()).join(' | '))`)
+		if want := []string{"title | price", "Imported 1 | 1.50", "Imported 2 | not a number"}; strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("got the preview %q, want %q", got, want)
+		}
+		p.checkAccessibility("the import preview")
+	})
+
+	t.Run("a bad value lists the rejected row and imports nothing", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=import-send]")))
+		p.waitFor("the rejected rows", `document.querySelectorAll('[data-test=import-rejected] tbody tr').length === 1`)
+		got := eval[string](p, `[...document.querySelector('[data-test=import-rejected] tbody tr').children].slice(0, 3).map(c => c.innerText.trim()).join(' | ')`)
+		if got != "3 | 2 | price" {
+			t.Errorf("got the rejected row %q, want 3 | 2 | price (line, row, field)", got)
+		}
+		if n := count(t); n != 0 {
+			t.Errorf("got %d imported records after the refusal, want 0", n)
+		}
+		p.checkAccessibility("the rejected rows")
+	})
+
+	t.Run("a good file creates every row and returns to the collection", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.SetUploadFiles(chromedp.CSS("[data-test=import-file]"), []string{good}))
+		p.waitFor("the new preview", `!document.querySelector('[data-test=import-rejected]') && document.querySelectorAll('[data-test=import-preview] tbody tr').length === 2`)
+		p.do(chromedp.Click(chromedp.CSS("[data-test=import-send]")))
+		p.waitText("[data-test=toasts]", "2 records imported.")
+		p.waitFor("the collection", `!!document.querySelector('[data-test=collection-shopProducts]')`)
+		if n := count(t); n != 2 {
+			t.Errorf("got %d imported records, want 2", n)
+		}
+	})
+}

@@ -20,6 +20,7 @@ export function createAdminRouter(session: Session): Router {
           { path: 'teams/:team', name: 'team', component: () => import('./pages/TeamHome.vue') },
           { path: 'teams/:team/collections/:collection', name: 'collection', component: () => import('./pages/CollectionPage.vue') },
           { path: 'teams/:team/collections/:collection/trash', name: 'trash', component: () => import('./pages/TrashPage.vue') },
+          { path: 'teams/:team/collections/:collection/import', name: 'import', component: () => import('./pages/ImportPage.vue') },
           { path: 'teams/:team/activity', name: 'activity', component: () => import('./pages/ActivityPage.vue') },
         ],
       },
