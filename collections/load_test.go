@@ -773,5 +773,29 @@ func TestFileFieldMetaIsRead(t *testing.T) {
 				t.Errorf("thumbs: got %q, want %q", got, tc.thumb)
 			}
 		})
+		t.Run("the JSON Schema of "+tc.field+" states its limits for forms", func(t *testing.T) {
+			p := c.JSONSchema()["properties"].(map[string]any)[tc.field].(map[string]any)
+			if got := p["x-maxSize"]; got != float64(tc.maxSize) {
+				t.Errorf("x-maxSize: got %v, want %d", got, tc.maxSize)
+			}
+			files, multiple := p["x-maxFiles"]
+			if multiple != (tc.field == "gallery") || (multiple && files != float64(tc.maxFiles)) {
+				t.Errorf("x-maxFiles: got %v, want %d only for a multiple field", files, tc.maxFiles)
+			}
+			join := func(v any) string {
+				l, _ := v.([]any)
+				out := make([]string, len(l))
+				for i, e := range l {
+					out[i], _ = e.(string)
+				}
+				return strings.Join(out, ",")
+			}
+			if got := join(p["x-mimeTypes"]); got != tc.mimeTypes {
+				t.Errorf("x-mimeTypes: got %q, want %q", got, tc.mimeTypes)
+			}
+			if got := join(p["x-thumbs"]); got != tc.thumb {
+				t.Errorf("x-thumbs: got %q, want %q", got, tc.thumb)
+			}
+		})
 	}
 }

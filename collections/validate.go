@@ -141,6 +141,9 @@ func fieldSchema(f *Field, use schemaUse) map[string]any {
 	if f.RefTarget != "" {
 		s["x-refTarget"] = f.RefTarget
 	}
+	if f.Type.IsFile() {
+		addFileLimits(f, s)
+	}
 	return s
 }
 
@@ -533,9 +536,39 @@ func fileSchema(f *Field, use schemaUse) map[string]any {
 	if !f.Meta.Required || use != useAnswer {
 		alternatives = append(alternatives, map[string]any{"type": "null"})
 	}
-	s = map[string]any{"anyOf": alternatives, "description": desc, "x-kit-file": f.Meta.Multiple}
+	s = map[string]any{"anyOf": alternatives, "description": desc}
+	addFileLimits(f, s)
 	if f.Meta.Label != "" {
 		s["title"] = f.Meta.Label
 	}
 	return s
+}
+
+// addFileLimits marks s, the schema of the image or file field f:
+// x-kit-file says the field holds files (true with meta.multiple);
+// x-maxSize, x-maxFiles (with multiple), x-mimeTypes and x-thumbs (when
+// set) are its limits, for forms to show before an upload (the server
+// stays the judge).
+func addFileLimits(f *Field, s map[string]any) {
+	maxSize, maxFiles := f.FileLimits()
+	s["x-kit-file"] = f.Meta.Multiple
+	s["x-maxSize"] = maxSize
+	if f.Meta.Multiple {
+		s["x-maxFiles"] = maxFiles
+	}
+	if len(f.Meta.MimeTypes) > 0 {
+		s["x-mimeTypes"] = stringsAny(f.Meta.MimeTypes)
+	}
+	if len(f.Meta.Thumbs) > 0 {
+		s["x-thumbs"] = stringsAny(f.Meta.Thumbs)
+	}
+}
+
+// stringsAny returns ss as a JSON Schema list value.
+func stringsAny(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, v := range ss {
+		out[i] = v
+	}
+	return out
 }

@@ -396,8 +396,8 @@ func TestJSONSchema(t *testing.T) {
 		{"details", `{}`},
 		{"variants", `{"type": ["array", "null"], "items": {"type": "object"}}`},
 		{"tags", `{"type": ["array", "null"]}`},
-		{"image", `{"type": ["string", "null"]}`},
-		{"manual", `{"type": ["string", "null"]}`},
+		{"image", `{"type": ["string", "null"], "x-kit-file": false, "x-maxSize": 10485760}`},
+		{"manual", `{"type": ["string", "null"], "x-kit-file": false, "x-maxSize": 10485760}`},
 		{"categoryId", `{"type": ["string", "null"], "x-refTarget": "shopCategories"}`},
 	}
 	for _, tc := range tests {
