@@ -138,8 +138,8 @@ var schemas = fstest.MapFS{
 		"dimensions": {"type": "json", "meta": {"label": "Dimensions"}},
 		"variants": {"type": "repeater", "meta": {"label": "Variants"}},
 		"tags": {"type": "array", "meta": {"label": "Tags"}},
-		"photo": {"type": "image", "meta": {"label": "Photo"}},
-		"manual": {"type": "file", "meta": {"label": "Manual"}},
+		"photo": {"type": "image", "meta": {"label": "Photo", "thumbs": ["40x40"]}},
+		"manual": {"type": "file", "meta": {"label": "Manual", "maxSize": 1024}},
 		"categoryId": {"type": "string", "refTarget": "categories", "meta": {"label": "Category"}}
 	}`)},
 	"kit.config.json": {Data: []byte(`{

@@ -44,7 +44,8 @@ export interface CellContext {
  * renderCell renders a field's value in a table cell, by the field's type:
  * numbers right-aligned through Intl; dates through Intl in the browser's
  * locale; booleans as a Yes/No badge; arrays as chips (three, then `+n`);
- * repeaters as `n items`; JSON summarized; images as a thumbnail; files as
+ * repeaters as `n items`; JSON summarized; images as a thumbnail (kit's
+ * `?thumb=` of the field's first size when it has thumbs); files as
  * a link; references as the referenced record's title, linked to it.
  * Every cell holds one line; the full value shows on hover.
  */
@@ -76,8 +77,9 @@ export function renderCell(f: FieldMeta, v: unknown, ctx: CellContext): VNodeChi
     case 'json':
       return h('span', { class: 'text-slate-700 dark:text-slate-300', title: JSON.stringify(v, null, 1) }, summarize(v, ctx.t))
     case 'image': {
-      const f = firstFile(v)
-      return h('img', { src: f.url, alt: '', class: 'size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700', loading: 'lazy', title: f.name })
+      const file = firstFile(v)
+      const src = file.stored && f.thumb ? `${file.url}${file.url.includes('?') ? '&' : '?'}thumb=${encodeURIComponent(f.thumb)}` : file.url
+      return h('img', { src, alt: '', class: 'size-8 rounded object-cover ring-1 ring-slate-200 dark:ring-slate-700', loading: 'lazy', title: file.name, 'data-kit-thumb': f.thumb && file.stored ? f.thumb : undefined })
     }
     case 'file': {
       const f = firstFile(v)
@@ -88,13 +90,13 @@ export function renderCell(f: FieldMeta, v: unknown, ctx: CellContext): VNodeChi
 }
 
 // firstFile is the first file an image or file value holds: kit's file
-// objects (signed url and name), or a URL string.
-function firstFile(v: unknown): { url: string; name: string } {
+// objects (signed url and name: stored), or a URL string.
+function firstFile(v: unknown): { url: string; name: string; stored: boolean } {
   const x = Array.isArray(v) ? v[0] : v
   if (x && typeof x === 'object' && typeof (x as { url?: unknown }).url === 'string') {
     const f = x as { url: string; name?: string }
-    return { url: f.url, name: f.name ?? f.url }
+    return { url: f.url, name: f.name ?? f.url, stored: true }
   }
   const s = String(x ?? '')
-  return { url: s, name: s.split('/').pop() || s }
+  return { url: s, name: s.split('/').pop() || s, stored: false }
 }

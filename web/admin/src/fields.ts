@@ -10,6 +10,8 @@ export interface FieldMeta {
   /** The referenced collection's registry key, for a reference field. */
   refTarget?: string
   scale?: number
+  /** An image field's first thumbnail size (meta.thumbs), which tables show its files by. */
+  thumb?: string
 }
 
 /** The fields kit keeps on every record (shown as columns, never edited). */
@@ -27,12 +29,13 @@ export function treeFields(c: CollectionConfig | undefined): string[] {
 /** JSONSchema is the part of GET /kit/collections/{key}/schema the form reads. */
 export interface JSONSchema {
   required?: string[]
-  properties?: Record<string, { type?: string | string[]; 'x-scale'?: number; 'x-refTarget'?: string }>
+  properties?: Record<string, { type?: string | string[]; 'x-scale'?: number; 'x-refTarget'?: string; 'x-thumbs'?: string[] }>
 }
 
 /**
  * fieldMetas joins the registry's `fields` (order, label, type) with the
- * collection's JSON Schema (required, decimal scale) and `references`.
+ * collection's JSON Schema (required, decimal scale, an image's first
+ * thumbnail size) and `references`.
  * External collections have no `fields`: their schema's properties are used.
  */
 export function fieldMetas(c: CollectionConfig | undefined, schema: JSONSchema | null): FieldMeta[] {
@@ -51,6 +54,8 @@ export function fieldMetas(c: CollectionConfig | undefined, schema: JSONSchema |
       if (ref) m.refTarget = ref
       const scale = schema?.properties?.[f.name]?.['x-scale']
       if (typeof scale === 'number') m.scale = scale
+      const thumb = schema?.properties?.[f.name]?.['x-thumbs']?.[0]
+      if (thumb) m.thumb = thumb
       return m
     })
 }

@@ -11,6 +11,11 @@ interface PropertySchema {
   'x-precision'?: number
   'x-scale'?: number
   'x-refTarget'?: string
+  'x-kit-file'?: boolean
+  'x-maxSize'?: number
+  'x-maxFiles'?: number
+  'x-mimeTypes'?: string[]
+  'x-thumbs'?: string[]
   items?: { properties?: Record<string, PropertySchema>; required?: string[] }
 }
 interface CollectionSchema {
@@ -41,8 +46,8 @@ function itemFieldsOf(p: PropertySchema): FormField[] {
 /**
  * useCollectionFields returns the form fields of a collection, in schema
  * order: name, type and label from the registry's `fields`; required,
- * default, precision, scale, integer and refTarget from the collection's JSON
- * Schema.
+ * default, precision, scale, integer, refTarget and a file field's limits
+ * (files) from the collection's JSON Schema.
  * A collection without fields (an external one) has none. It loads again
  * when the collection changes.
  */
@@ -78,6 +83,10 @@ export function useCollectionFields(collection: MaybeRefOrGetter<string>): {
         if (p['x-scale'] !== undefined) out.scale = p['x-scale']
         if (p.type === 'integer' || (Array.isArray(p.type) && p.type.includes('integer'))) out.integer = true
         if (p['x-refTarget']) out.refTarget = p['x-refTarget']
+        if (p['x-kit-file'] !== undefined) {
+          const multiple = p['x-kit-file'] === true
+          out.files = { multiple, maxSize: p['x-maxSize'] ?? 10 << 20, maxFiles: multiple ? (p['x-maxFiles'] ?? 1) : 1, mimeTypes: p['x-mimeTypes'] ?? [], thumbs: p['x-thumbs'] ?? [] }
+        }
         if (f.type === 'repeater') {
           const items = itemFieldsOf(p)
           if (items.length) out.itemFields = items

@@ -1,4 +1,4 @@
-import { isKitError, type KitError, type KitRecord, type RecordShape, type UpdateOptions } from '@collectionkit/client'
+import { isKitError, type FileChanges, type KitError, type KitRecord, type RecordShape, type UpdateOptions } from '@collectionkit/client'
 import { ref, shallowRef, toValue, type MaybeRefOrGetter, type Ref, type ShallowRef } from 'vue'
 import { asKitError, teamOrError, useKit } from './context'
 
@@ -8,6 +8,10 @@ export interface UseCollectionMutationReturn<T extends RecordShape> {
   create: (data: Partial<T> | Record<string, unknown>) => Promise<T>
   /** Updates the given fields; resolves with the stored record. */
   update: (id: string, data: Partial<T> | Record<string, unknown>, options?: UpdateOptions) => Promise<T>
+  /** Creates a record with files, sent as multipart (see docs/files.md); resolves with it as stored. */
+  createWithFiles: (changes: FileChanges) => Promise<T>
+  /** Changes a record's files and values, sent as multipart; resolves with the stored record. */
+  updateFiles: (id: string, changes: FileChanges, options?: UpdateOptions) => Promise<T>
   /**
    * Deletes records by id: one id with `DELETE /{id}`; several (at most 100)
    * with one `DELETE ?ids=a,b`, all or nothing: when one record cannot be
@@ -21,7 +25,8 @@ export interface UseCollectionMutationReturn<T extends RecordShape> {
 }
 
 /**
- * useCollectionMutation writes to a collection of the current team (else
+ * useCollectionMutation writes to a collection (with files: createWithFiles,
+ * updateFiles) of the current team (else
  * the route's team). Every write goes through the client, which invalidates
  * the collection's cached reads (and those of its references) and tells the
  * queries and items of this app to refresh. A failed write rejects with a
@@ -55,6 +60,8 @@ export function useCollectionMutation<T extends RecordShape = KitRecord>(
   return {
     create: (data) => write((c) => c.create(data)),
     update: (id, data, options) => write((c) => c.update(id, data, options)),
+    createWithFiles: (changes) => write((c) => c.createWithFiles(changes)),
+    updateFiles: (id, changes, options) => write((c) => c.updateFiles(id, changes, options)),
     deleteItems: (ids) => write((c) => c.delete(ids)),
     pending,
     error,

@@ -125,6 +125,28 @@ export interface FormField {
   refTarget?: string
   /** A repeater's item fields, when known (the JSON Schema's `items.properties`): each item is a small form of them. */
   itemFields?: FormField[]
+  /** An image or file field's limits (the JSON Schema's x-kit-file, x-maxSize, x-maxFiles, x-mimeTypes, x-thumbs). */
+  files?: FileLimits
+}
+
+/** FileLimits are an image or file field's limits, shown before an upload; the server stays the judge. */
+export interface FileLimits {
+  /** The field holds a list (meta.multiple). */
+  multiple: boolean
+  /** The largest file in bytes (meta.maxSize). */
+  maxSize: number
+  /** The most files of a multiple field (meta.maxFiles); 1 otherwise. */
+  maxFiles: number
+  /** The accepted content types (meta.mimeTypes, such as `image/*`); empty takes any. */
+  mimeTypes: string[]
+  /** The thumbnail sizes (meta.thumbs, such as `100x100`). */
+  thumbs: string[]
+}
+
+/** PendingFiles are the changes a form holds for a file field until it saves: files picked, and stored files removed by name. */
+export interface PendingFiles {
+  uploads: File[]
+  remove: string[]
 }
 
 /** The activity filter's state: all optional; empty means no filter. */

@@ -71,8 +71,6 @@ describe('KitFormField', () => {
       { type: 'boolean', selector: 'input[type="checkbox"]', act: (e) => e.setValue(true), want: true },
       { type: 'date', selector: 'input[type="date"]', act: (e) => e.setValue('2026-05-01'), want: '2026-05-01' },
       { type: 'json', selector: 'textarea.font-mono', act: (e) => e.setValue('{"w": 3}'), want: { w: 3 } },
-      { type: 'image', selector: 'input[type="url"]', act: (e) => e.setValue('https://x.test/a.png'), want: 'https://x.test/a.png' },
-      { type: 'file', selector: 'input[type="url"]', act: (e) => e.setValue('https://x.test/m.pdf'), want: 'https://x.test/m.pdf' },
     ]
     for (const c of cases) {
       const w = mount(KitFormField, { props: { field: field(c.type) } })
@@ -219,8 +217,19 @@ describe('KitFormField', () => {
     expect(optional.find('[role="alert"]').exists()).toBe(false)
   })
 
+  it('an image or file field links its server message and its limits to its file input', () => {
+    for (const type of ['image', 'file'] as const) {
+      const w = mount(KitFormField, { props: { field: field(type, { required: true }), error: 'is wrong' } })
+      const control = w.find('#kit-field-f')
+      expect(control.attributes('type'), type).toBe('file')
+      expect(control.attributes('aria-invalid'), type).toBe('true')
+      expect(control.attributes('aria-required'), type).toBe('true')
+      expect(control.attributes('aria-describedby'), type).toBe(`${w.find('[role="alert"]').attributes('id')} kit-field-f-limits`)
+    }
+  })
+
   it('every text-like field type links its server message to its control', () => {
-    for (const type of ['string', 'text', 'number', 'decimal', 'date', 'json', 'image', 'file'] as const) {
+    for (const type of ['string', 'text', 'number', 'decimal', 'date', 'json'] as const) {
       const w = mount(KitFormField, { props: { field: field(type, { required: true }), error: 'is wrong' } })
       expect(w.find('[role="alert"]').text(), type).toBe('F is wrong.')
       const control = w.find('#kit-field-f')
