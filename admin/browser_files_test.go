@@ -124,6 +124,7 @@ func TestBrowserFileInput(t *testing.T) {
 		p.do(chromedp.SendKeys(chromedp.CSS("#kit-field-title"), "Picked sample"))
 		p.do(chromedp.SetUploadFiles(chromedp.CSS("#kit-field-photo"), []string{first}))
 		p.waitFor("the picked image's preview", `(document.querySelector('[data-kit-field=photo] [data-kit-picked-preview]')?.naturalWidth ?? 0) === 120`)
+		p.do(chromedp.ScrollIntoView(chromedp.CSS("[data-kit-field=photo]")))
 	})
 	t.Run("saving uploads it, and the table shows its thumbnail", func(t *testing.T) {
 		p.step(t)
@@ -146,6 +147,7 @@ func TestBrowserFileInput(t *testing.T) {
 		}
 		p.do(chromedp.SetUploadFiles(chromedp.CSS("#kit-field-manual"), []string{big}))
 		p.waitText("[data-kit-field=manual] [data-kit-file-refused]", "Manual: big.pdf is larger than 1 kB.")
+		p.do(chromedp.ScrollIntoView(chromedp.CSS("[data-kit-field=manual]")))
 		if eval[bool](p, `!!document.querySelector('[data-kit-field=manual] [data-kit-picked-file]')`) {
 			t.Error("got the refused file among the picked ones, want it left out")
 		}

@@ -38,6 +38,13 @@ describe('KitFileInput', () => {
     expect(w.find('input[type="file"]').attributes('multiple')).toBeDefined()
   })
 
+  it('words a single field’s limits and drop zone for one file', () => {
+    const w = mount(KitFileInput, { props: { field: field('image', { maxSize: 5 << 20 }) } })
+    expect(w.find('[data-kit-file-limits]').text()).toBe('Up to 5 MB; image/*')
+    expect(w.find('[data-kit-dropzone]').text()).toContain('or drop it here')
+    expect(w.find('input[type="file"]').attributes('multiple')).toBeUndefined()
+  })
+
   it('refuses a file larger than maxSize, naming the field, and keeps nothing', async () => {
     const w = mount(KitFileInput, { props: { field: field('file') } })
     await pick(w, file('big.pdf', 2048, 'application/pdf'))
