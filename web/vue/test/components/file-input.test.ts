@@ -45,6 +45,13 @@ describe('KitFileInput', () => {
     expect(w.find('input[type="file"]').attributes('multiple')).toBeUndefined()
   })
 
+  it('takes files dropped on it as it takes picked ones', async () => {
+    const w = mount(KitFileInput, { props: { field: field('file', { multiple: true, maxFiles: 2 }) } })
+    const a = file('a.pdf', 10, 'application/pdf')
+    await w.find('[data-kit-dropzone]').trigger('drop', { dataTransfer: { files: [a] } })
+    expect(lastPending(w)).toEqual({ uploads: [a], remove: [] })
+  })
+
   it('refuses a file larger than maxSize, naming the field, and keeps nothing', async () => {
     const w = mount(KitFileInput, { props: { field: field('file') } })
     await pick(w, file('big.pdf', 2048, 'application/pdf'))
