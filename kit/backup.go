@@ -68,33 +68,11 @@ func (k *Kit) startBackups() {
 	if interval <= 0 {
 		interval = 24 * time.Hour
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	k.stopBackups = cancel
-	k.loops.Add(1)
-	go func() {
-		defer k.loops.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			k.scheduledBackup(ctx, interval)
-		}
-	}()
+	k.every("kit:backup", interval, k.scheduledBackup)
 }
 
-// scheduledBackup is one tick of the backup loop.
-func (k *Kit) scheduledBackup(ctx context.Context, interval time.Duration) {
-	ok, err := k.ClaimPeriod(ctx, "kit:backup", TickerPeriod(interval))
-	if err != nil || !ok {
-		if err != nil && ctx.Err() == nil {
-			k.logger.Error("kit: claim the scheduled backup", slog.String("err", err.Error()))
-		}
-		return
-	}
+// scheduledBackup is one claimed tick of the backup loop.
+func (k *Kit) scheduledBackup(ctx context.Context) {
 	dir := k.cfg.Backups.Dir
 	name := backupPrefix + time.Now().UTC().Format("20060102T150405.000000000Z") + backupSuffix
 	if err := k.Backup(ctx, filepath.Join(dir, name)); err != nil {

@@ -22,33 +22,15 @@ func (k *Kit) startFileSweep() {
 		interval = time.Hour
 	}
 	if interval < 0 {
-		k.stopSweep = func() {}
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	k.stopSweep = func() { cancel(); <-done }
-	go func() {
-		defer close(done)
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			ok, err := k.ClaimPeriod(ctx, fileSweepJob, TickerPeriod(interval))
-			if err != nil || !ok {
-				continue
-			}
-			if n, err := k.SweepFiles(ctx, k.sweepGrace()); err != nil {
-				k.logger.Warn("kit: file sweep", "err", err, "removed", n)
-			} else if n > 0 {
-				k.logger.Info("kit: file sweep", "removed", n)
-			}
+	k.every(fileSweepJob, interval, func(ctx context.Context) {
+		if n, err := k.SweepFiles(ctx, k.sweepGrace()); err != nil {
+			k.logger.Warn("kit: file sweep", "err", err, "removed", n)
+		} else if n > 0 {
+			k.logger.Info("kit: file sweep", "removed", n)
 		}
-	}()
+	})
 }
 
 func (k *Kit) sweepGrace() time.Duration {

@@ -197,19 +197,15 @@ type Kit struct {
 	hub       *changehub.Hub
 	// presence holds the open presence streams (presence.go).
 	presence *presenceRegistry
-	// stopTrash ends the trash retention loop (trash.go); nil when none
-	// runs.
-	stopTrash context.CancelFunc
-	// stopBackups ends the scheduled backups (backup.go); nil when none
-	// run.
-	stopBackups context.CancelFunc
-	// loops are the trash retention and backup loops, which Close waits
-	// for before it closes the database.
-	loops sync.WaitGroup
+	// loopCtx is the periodic jobs' context (loops.go: the trash
+	// retention, the scheduled backups, the file sweep), which Close
+	// cancels (stopLoops) and then waits for them (loops) before it closes
+	// the database.
+	loopCtx   context.Context
+	stopLoops context.CancelFunc
+	loops     sync.WaitGroup
 	// files keeps the blobs of image and file fields (files.go).
 	files *fileStore
-	// stopSweep ends the sweep of unreferenced blobs (files_sweep.go).
-	stopSweep func()
 
 	routerOnce sync.Once
 	router     router
@@ -312,6 +308,7 @@ func Open(ctx context.Context, cfg Config) (*Kit, error) {
 	if k.changesOn() {
 		k.hub.StartRetention()
 	}
+	k.loopCtx, k.stopLoops = context.WithCancel(context.Background())
 	k.startTrashRetention()
 	k.startBackups()
 	k.startFileSweep()
@@ -421,14 +418,10 @@ func (k *Kit) Close() error {
 	if k.closed.Swap(true) {
 		return nil
 	}
-	k.stopSweep()
+	if k.stopLoops != nil {
+		k.stopLoops()
+	}
 	k.hub.Close()
-	if k.stopTrash != nil {
-		k.stopTrash()
-	}
-	if k.stopBackups != nil {
-		k.stopBackups()
-	}
 	k.loops.Wait()
 	k.presence.closeAll()
 	k.store.Close()

@@ -397,34 +397,11 @@ func (k *Kit) startTrashRetention() {
 	if k.cfg.Trash.NoPurge {
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	k.stopTrash = cancel
-	interval := k.cfg.Trash.interval()
-	k.loops.Add(1)
-	go func() {
-		defer k.loops.Done()
-		t := time.NewTicker(interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			k.runTrashRetention(ctx, interval)
-		}
-	}()
+	k.every("kit:trash:purge", k.cfg.Trash.interval(), k.runTrashRetention)
 }
 
-// runTrashRetention is one tick of the retention loop.
-func (k *Kit) runTrashRetention(ctx context.Context, interval time.Duration) {
-	ok, err := k.ClaimPeriod(ctx, "kit:trash:purge", TickerPeriod(interval))
-	if err != nil || !ok {
-		if err != nil && ctx.Err() == nil {
-			k.logger.Error("kit: claim the trash purge", slog.String("err", err.Error()))
-		}
-		return
-	}
+// runTrashRetention is one claimed tick of the retention loop.
+func (k *Kit) runTrashRetention(ctx context.Context) {
 	n, err := k.PurgeExpiredTrash(ctx, time.Now().Add(-k.cfg.Trash.retention()))
 	if err != nil && ctx.Err() == nil {
 		k.logger.Error("kit: trash retention", slog.String("err", err.Error()))
