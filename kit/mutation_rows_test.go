@@ -155,3 +155,100 @@ func TestMutationRowsCommitWithTheChange(t *testing.T) {
 		})
 	})
 }
+
+// TestOptionalMutationRowsFailAlone checks the rows of concurrent writes,
+// which the SQLite write queue commits in groups: an optional row whose
+// INSERT fails costs only its own write's rows (the other writes of its
+// group keep theirs, and every change commits), and one whose failure
+// ends the whole transaction (a trigger's RAISE(ROLLBACK) on SQLite)
+// fails its write, with nothing written.
+func TestOptionalMutationRowsFailAlone(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		ctx := t.Context()
+		r := newRowsApp(t, e)
+		r.optional = true
+		products := r.Kit.Records("shopProducts")
+		refuseUpdates := []string{
+			`CREATE TRIGGER test_notes_no_updates BEFORE INSERT ON test_notes WHEN NEW.operation = 'update' BEGIN SELECT RAISE(ABORT, 'no update notes'); END`,
+		}
+		if e == testdb.EnginePostgres {
+			refuseUpdates = []string{
+				`CREATE FUNCTION test_notes_no_updates() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no update notes'; END $$`,
+				`CREATE TRIGGER test_notes_no_updates BEFORE INSERT ON test_notes FOR EACH ROW WHEN (NEW.operation = 'update') EXECUTE FUNCTION test_notes_no_updates()`,
+			}
+		}
+		for _, q := range refuseUpdates {
+			if _, err := r.Kit.DB().ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		t.Run("a failed optional row costs only its own write's rows", func(t *testing.T) {
+			var ids []string
+			for i := range 8 {
+				rec, err := products.Create(ctx, r.actor, map[string]any{"title": "Saw " + string(rune('a'+i))})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, rec["id"].(string))
+			}
+			var wg sync.WaitGroup
+			errs := make([]error, 2*len(ids))
+			for i, id := range ids {
+				wg.Go(func() {
+					_, errs[2*i] = products.Update(ctx, r.actor, id, map[string]any{"title": "Plane"})
+				})
+				wg.Go(func() {
+					_, errs[2*i+1] = products.Create(ctx, r.actor, map[string]any{"title": "Rasp"})
+				})
+			}
+			wg.Wait()
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("write %d: got %v, want it committed", i, err)
+				}
+			}
+			var creates, updates, planes int
+			if err := r.Kit.DB().QueryRowContext(ctx, `SELECT count(*) FROM test_notes WHERE operation = 'create'`).Scan(&creates); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Kit.DB().QueryRowContext(ctx, `SELECT count(*) FROM test_notes WHERE operation = 'update'`).Scan(&updates); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Kit.DB().QueryRowContext(ctx, `SELECT count(*) FROM shop_products WHERE title = 'Plane'`).Scan(&planes); err != nil {
+				t.Fatal(err)
+			}
+			if creates != 2*len(ids) || updates != 0 || planes != len(ids) {
+				t.Errorf("create notes, update notes, updated products: got %d, %d, %d, want %d, 0, %d",
+					creates, updates, planes, 2*len(ids), len(ids))
+			}
+		})
+
+		if e != testdb.EngineSQLite {
+			return
+		}
+		t.Run("an optional row whose failure ends the transaction fails its write and nothing is written", func(t *testing.T) {
+			if _, err := r.Kit.DB().ExecContext(ctx, `CREATE TRIGGER test_notes_lose BEFORE INSERT ON test_notes WHEN NEW.operation = 'delete' BEGIN SELECT RAISE(ROLLBACK, 'the transaction is gone'); END`); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := products.Create(ctx, r.actor, map[string]any{"title": "Level"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, notes := r.count(t, "shop_products"), r.count(t, "test_notes")
+			if err := products.Delete(ctx, r.actor, rec["id"].(string)); err == nil {
+				t.Fatal("delete: got no error, want the lost transaction's")
+			}
+			if got := r.count(t, "shop_products"); got != before {
+				t.Errorf("products: got %d, want %d (the delete undone)", got, before)
+			}
+			if got := r.count(t, "test_notes"); got != notes {
+				t.Errorf("notes: got %d, want %d", got, notes)
+			}
+			if _, err := products.Get(ctx, r.actor, rec["id"].(string)); err != nil {
+				t.Errorf("get after the failed delete: got %v, want the record", err)
+			}
+		})
+	})
+}

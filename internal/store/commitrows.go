@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/uptrace/bun"
 )
@@ -99,22 +100,20 @@ var ErrGroupAborted = errors.New("store: write transaction aborted by another wr
 // held a set that is not optional. The error fails the group.
 func (q *writeQueue) insertCommitRows(ctx context.Context, tx bun.Tx, ok []*writeReq) error {
 	var sets []CommitRows
-	optional := false
 	for _, r := range ok {
-		for _, rows := range r.rows {
-			sets = append(sets, rows)
-			optional = optional || rows.Optional
-		}
+		sets = append(sets, r.rows...)
 	}
-	if len(sets) == 0 {
-		return nil
+	sets, err := q.insertSingles(ctx, tx, sets)
+	if err != nil || len(sets) == 0 {
+		return err
 	}
+	optional := !allRequired(sets)
 	if optional {
 		if _, err := q.s.execOnce(ctx, tx, "SAVEPOINT kit_commit_rows"); err != nil {
 			return err
 		}
 	}
-	err := insertMerged(ctx, tx, sets)
+	err = insertMerged(ctx, tx, sets)
 	fail := err // what fails the group; err is what Done gets
 	switch {
 	case !optional:
@@ -136,6 +135,75 @@ func (q *writeQueue) insertCommitRows(ctx context.Context, tx bun.Tx, ok []*writ
 		}
 	}
 	return fail
+}
+
+// insertSingles inserts, one prepared single-row INSERT a row (see
+// rowInsert), the sets that need no savepoint that way: a set of one row,
+// whose failed INSERT undoes only itself, and a set that is not optional,
+// whose failure fails the group anyway. It returns the sets left for
+// insertMerged (optional sets of several rows, and models whose fields
+// the plain path does not bind). A failed optional row costs only its
+// set, unless it took the transaction with it; a failed required one
+// fails the group, and the sets not yet inserted get its error too.
+func (q *writeQueue) insertSingles(ctx context.Context, tx bun.Tx, sets []CommitRows) (rest []CommitRows, err error) {
+	for i, rows := range sets {
+		if rows.Optional && reflect.ValueOf(rows.Model).Elem().Len() > 1 {
+			rest = append(rest, rows)
+			continue
+		}
+		handled, err := q.insertOneByOne(ctx, tx, rows)
+		if !handled {
+			rest = append(rest, rows)
+			continue
+		}
+		if err != nil && rows.Optional {
+			if lost := q.transactionLost(ctx, tx); lost != nil {
+				err = fmt.Errorf("store: write transaction lost: %w", errors.Join(err, lost))
+				rows.Optional = false
+			}
+		}
+		if rows.Done != nil {
+			rows.Done(err)
+		}
+		if err != nil && !rows.Optional {
+			for _, left := range append(rest, sets[i+1:]...) {
+				if left.Done != nil {
+					left.Done(err)
+				}
+			}
+			return nil, err
+		}
+	}
+	return rest, nil
+}
+
+// transactionLost reports, after a statement failed, whether the failure
+// ended the whole transaction (SQLite rolls it back on an I/O error, a
+// full disk, an interrupt, a trigger's RAISE(ROLLBACK)): a BEGIN then
+// succeeds, and its own transaction is rolled back at once. Inside the
+// transaction it fails ("cannot start a transaction within a
+// transaction"), and transactionLost returns nil.
+func (q *writeQueue) transactionLost(ctx context.Context, tx bun.Tx) error {
+	ctx = context.WithoutCancel(ctx)
+	_, err := q.s.execOnce(ctx, tx, "BEGIN")
+	if err == nil {
+		_, rerr := q.s.execOnce(ctx, tx, "ROLLBACK")
+		return errors.Join(errors.New("store: the failed statement rolled the transaction back"), rerr)
+	}
+	if strings.Contains(err.Error(), "within a transaction") {
+		return nil
+	}
+	return fmt.Errorf("store: probe the transaction: %w", err)
+}
+
+// allRequired reports whether no set is optional.
+func allRequired(sets []CommitRows) bool {
+	for _, rows := range sets {
+		if rows.Optional {
+			return false
+		}
+	}
+	return true
 }
 
 // allOptional reports whether every set is optional.

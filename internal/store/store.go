@@ -84,6 +84,7 @@ type Store struct {
 	closed           atomic.Bool
 	totals           totalsCache // remembered totals (totals.go)
 	texts            textMemo    // the record statements' SQL text (texts.go)
+	rowInserts       rowInserts  // commit rows, one row a statement (commitrows_rows.go)
 }
 
 // New returns a Store on db. registry returns the current registry, so
