@@ -68,7 +68,8 @@ func Install(ctx context.Context, k *kit.Kit, cfg Config) (*Tracker, error) {
 	}
 	if !cfg.Disabled {
 		if t.k.DB().Dialect().Name() == dialect.SQLite {
-			k.OnMutationRows(t.rowsOf)
+			// A delete's event records no changes (see changesOf).
+			k.OnMutationRowsWith(t.rowsOf, kit.MutationRowsOptions{NoDeleteState: true})
 		} else {
 			k.OnMutationTx(t.onMutation)
 		}

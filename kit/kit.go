@@ -193,8 +193,11 @@ type Kit struct {
 	txHooks []MutationTxFunc
 	// rowsHooks are the OnMutationRows listeners.
 	rowsHooks []MutationRowsFunc
-	hooks     []MutationFunc
-	hub       *changehub.Hub
+	// deleteStateHooks counts the rowsHooks that read a delete's
+	// BeforeData (registered without MutationRowsOptions.NoDeleteState).
+	deleteStateHooks int
+	hooks            []MutationFunc
+	hub              *changehub.Hub
 	// presence holds the open presence streams (presence.go).
 	presence *presenceRegistry
 	// loopCtx is the periodic jobs' context (loops.go: the trash

@@ -144,9 +144,30 @@ type MutationRowsFunc func(ctx context.Context, tx bun.Tx, m *Mutation) (Mutatio
 // group cannot keep them and undo it alone). fn should fail only for a
 // bug.
 func (k *Kit) OnMutationRows(fn MutationRowsFunc) {
+	k.OnMutationRowsWith(fn, MutationRowsOptions{})
+}
+
+// MutationRowsOptions says what an OnMutationRows listener reads of its
+// mutations, so that kit prepares no more.
+type MutationRowsOptions struct {
+	// NoDeleteState says that the listener does not read a delete's
+	// BeforeData (the deleted record's last state). When no other listener
+	// needs it, an admin's delete of a record of a collection that is
+	// neither ordered nor soft-deleting, with no If-Match, is then one
+	// statement, as with no listener at all: the record is not read
+	// first, and the listener's Mutation carries ItemID and ItemIDs but no
+	// BeforeData.
+	NoDeleteState bool
+}
+
+// OnMutationRowsWith is OnMutationRows with options.
+func (k *Kit) OnMutationRowsWith(fn MutationRowsFunc, o MutationRowsOptions) {
 	k.hooksMu.Lock()
 	defer k.hooksMu.Unlock()
 	k.rowsHooks = append(k.rowsHooks, fn)
+	if !o.NoDeleteState {
+		k.deleteStateHooks++
+	}
 }
 
 // OnMutation registers a listener that runs after every committed mutation.
@@ -177,6 +198,15 @@ func (k *Kit) hasHooks() bool {
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()
 	return len(k.txHooks) > 0 || len(k.rowsHooks) > 0 || len(k.hooks) > 0
+}
+
+// needsDeleteState reports whether a listener reads a delete's
+// BeforeData: every OnMutationTx and OnMutation listener, and the
+// OnMutationRows listeners registered without NoDeleteState.
+func (k *Kit) needsDeleteState() bool {
+	k.hooksMu.RLock()
+	defer k.hooksMu.RUnlock()
+	return len(k.txHooks) > 0 || len(k.hooks) > 0 || k.deleteStateHooks > 0
 }
 
 // hasRowsHooks reports whether an OnMutationRows listener is registered.

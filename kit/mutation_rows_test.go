@@ -252,3 +252,65 @@ func TestOptionalMutationRowsFailAlone(t *testing.T) {
 		})
 	})
 }
+
+// TestNoDeleteStateSkipsTheRecordsLastState checks
+// MutationRowsOptions.NoDeleteState: an admin's delete hands such a
+// listener the id and no BeforeData (the record is not read first), and
+// a listener registered without it still gets the record's last state.
+func TestNoDeleteStateSkipsTheRecordsLastState(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name       string
+		opts       kit.MutationRowsOptions
+		wantBefore bool
+	}{
+		{"a listener with NoDeleteState gets the id and no BeforeData", kit.MutationRowsOptions{NoDeleteState: true}, false},
+		{"a listener without it gets the deleted record's last state", kit.MutationRowsOptions{}, true},
+	}
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		for _, tc := range cases {
+			t.Run(tc.name, func(t *testing.T) {
+				ctx := t.Context()
+				k := kittest.NewKit(t, kit.Config{DB: testdb.Open(t, e), Definitions: shopDefinitions(), Logger: quietLogger()})
+				team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+				user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Ann"})
+				if _, err := k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner); err != nil {
+					t.Fatal(err)
+				}
+				actor := kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
+				var deletes []kit.Mutation
+				k.OnMutationRowsWith(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) (kit.MutationRows, error) {
+					if m.Operation == kit.OpDelete {
+						deletes = append(deletes, *m)
+					}
+					return kit.MutationRows{}, nil
+				}, tc.opts)
+				products := k.Records("shopProducts")
+				rec, err := products.Create(ctx, actor, map[string]any{"title": "Saw"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				id := rec["id"].(string)
+				if err := products.Delete(ctx, actor, id); err != nil {
+					t.Fatal(err)
+				}
+				if len(deletes) != 1 {
+					t.Fatalf("delete mutations: got %d, want 1", len(deletes))
+				}
+				m := deletes[0]
+				if m.ItemID != id || len(m.ItemIDs) != 1 || m.ItemIDs[0] != id {
+					t.Errorf("ids: got %q and %v, want %q", m.ItemID, m.ItemIDs, id)
+				}
+				if got := m.BeforeData != nil; got != tc.wantBefore {
+					t.Errorf("BeforeData set: got %v, want %v (%v)", got, tc.wantBefore, m.BeforeData)
+				}
+				if tc.wantBefore && m.BeforeData["title"] != "Saw" {
+					t.Errorf("BeforeData title: got %v, want Saw", m.BeforeData["title"])
+				}
+				if _, err := products.Get(ctx, actor, id); !errors.Is(err, kit.ErrNotFound) {
+					t.Errorf("get after delete: got %v, want ErrNotFound", err)
+				}
+			})
+		}
+	})
+}

@@ -579,12 +579,15 @@ func (r *Records) deleteWith(ctx context.Context, a Actor, c *collections.Collec
 	started := time.Now()
 	var err error
 	m := r.k.newMutation(ctx, OpDelete, c.Key(), a, started)
-	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !c.SoftDelete() && !r.k.hasHooks() && opts.IfMatch == nil {
-		// Nothing needs the record's last state (no listener, no owner
-		// check, no siblings to move): one statement, which also tells
-		// whether the team had the record.
+	if a.Role.AtLeast(teamauth.RoleAdmin) && !c.IsOrdered() && !c.SoftDelete() && !r.k.needsDeleteState() && opts.IfMatch == nil {
+		// Nothing needs the record's last state (no listener that reads
+		// it, no owner check, no siblings to move): one statement, which
+		// also tells whether the team had the record.
 		// The change log's row needs only the id.
 		m.ItemID, m.ItemIDs = id, []string{id}
+		if r.k.hasRowsHooks() {
+			return r.deleteWithRows(ctx, a, c, id, m)
+		}
 		if r.k.writesAlone(a, c) {
 			// Outside a transaction, with the change row.
 			err := r.k.store.DeleteLogged(ctx, a.guard(), c, a.TeamID, id, r.k.changeOf(m))
@@ -634,6 +637,26 @@ func (r *Records) deleteWith(ctx context.Context, a Actor, c *collections.Collec
 			return err
 		}
 		m.ItemID, m.ItemIDs, m.BeforeData = id, []string{id}, before
+		m.Result = map[string]any{"deleted": 1}
+		return r.k.runTxHooks(ctx, tx, m)
+	})
+	if err != nil {
+		return err
+	}
+	r.k.afterCommit(ctx, a, m)
+	return nil
+}
+
+// deleteWithRows is deleteWith's one-statement delete when OnMutationRows
+// listeners that do not read the record's last state are registered (see
+// MutationRowsOptions.NoDeleteState) and nothing else needs it: the
+// delete and the listeners' rows, then the change log row (runTxHooks),
+// in one write. m carries the id, not BeforeData.
+func (r *Records) deleteWithRows(ctx context.Context, a Actor, c *collections.Collection, id string, m *Mutation) error {
+	err := r.k.runWrite(ctx, a, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
+		if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
+			return err
+		}
 		m.Result = map[string]any{"deleted": 1}
 		return r.k.runTxHooks(ctx, tx, m)
 	})
