@@ -9,8 +9,9 @@
 //	go run ./bench --duration 3s --cpuprofile /tmp/prof   # then: go tool pprof /tmp/prof/kit-list-*.pprof
 //
 // docs/benchmarks.md is the reference: what the harness measures and why,
-// how to read its tables, the current tables, and the measurements behind
-// the storage layer's tuning choices. This comment describes the program.
+// how to read its tables, the goals they are held to and the current
+// tables; docs/decisions holds the design choices they decided. This
+// comment describes the program.
 //
 // # The servers
 //

@@ -450,7 +450,7 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 		// collection table's triggers, its trigram index kept up to date
 		// row by row (the state of a table that took its rows one write
 		// at a time, as the collection table's own trigram indexes were
-		// restored before; bench's doc has why), or, seeded in bulk,
+		// restored before; docs/decisions/0012 has why), or, seeded in bulk,
 		// built again once.
 		if _, err := db.ExecContext(ctx, "VACUUM ANALYZE "+store.SearchTable("shop_products")); err != nil {
 			return fmt.Errorf("restore %s: %w", server, err)

@@ -73,7 +73,7 @@
 // whole transaction, the insert runs in a savepoint (opened, used and
 // released in one round trip) that a failure rolls back to. On SQLite a
 // failed statement undoes only itself, so there is no savepoint (it would
-// cost about 15 % of a create); after a failure a probe tells whether the
+// copy every page the insert touches); after a failure a probe tells whether the
 // failure took the whole transaction with it (an I/O error, a full disk,
 // an interrupt). When the transaction is lost, or the rollback to the
 // savepoint fails, the mutation fails whatever the mode.

@@ -59,8 +59,7 @@ const savepoint = "kit_events_track"
 //
 // On SQLite a failed statement undoes only itself, so no savepoint is
 // needed, and one would cost: SQLite copies every page the insert touches
-// into its sub-journal (about 15 % of a tracked create). See
-// trackTxSQLite.
+// into its sub-journal (docs/decisions/0003). See trackTxSQLite.
 func (t *Tracker) trackTx(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
 	if t.cfg.mode() == ModeThrow {
 		return t.buildAndInsert(ctx, tx, m, nil)

@@ -67,8 +67,7 @@ func seedBench(b *testing.B, k *kit.Kit, a kit.Actor, rows int) {
 // seededBenchKit is a Kit holding benchRows records of team A and
 // benchOtherRows of team B, seeded once for the calling benchmark, then
 // ANALYZEd. kit does not run ANALYZE on SQLite, but a host may (PRAGMA
-// optimize does); these figures are that host's (docs/benchmarks.md,
-// "Arguments the planner reads").
+// optimize does); these figures are that host's (docs/decisions/0009).
 func seededBenchKit(b *testing.B) *kit.Kit {
 	b.Helper()
 	k := benchKit(b)

@@ -12,7 +12,7 @@ import (
 
 // defaultMaxImportBytes is Config.MaxImportBytes's default: 16 MiB. An
 // import holds its rows in memory until it commits, about 45 times the
-// CSV's size (docs/benchmarks.md, "Export and import").
+// CSV's size (docs/decisions/0018).
 const defaultMaxImportBytes = 16 << 20
 
 // serveImport answers POST .../{apiPath}/import: the body, CSV

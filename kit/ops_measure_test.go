@@ -21,7 +21,7 @@ import (
 )
 
 // TestMeasureImportExport measures an import and an export of
-// KIT_MEASURE_ROWS rows (docs/benchmarks.md, "Export and import"): it
+// KIT_MEASURE_ROWS rows (docs/decisions/0018): it
 // prints the time and the peak Go heap of each, on a SQLite file and on
 // PostgreSQL, and asserts nothing about them. It runs only when
 // KIT_MEASURE_ROWS is set, alone: go test ./kit -run

@@ -24,8 +24,7 @@ type Options struct {
 	// MaxIdleConns defaults to MaxOpenConns: a pool that closes the
 	// connections a burst opened, to open them again at the next burst,
 	// starts a PostgreSQL backend each time, which then plans kit's
-	// prepared statements afresh (docs/benchmarks.md, "PostgreSQL's
-	// pool"). ConnMaxIdleTime closes them once the load is gone.
+	// prepared statements afresh (docs/decisions/0013). ConnMaxIdleTime closes them once the load is gone.
 	MaxIdleConns    int
 	ConnMaxIdleTime time.Duration // default 5 minutes
 	ConnMaxLife     time.Duration // default 30 minutes

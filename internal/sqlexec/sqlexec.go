@@ -88,7 +88,7 @@ type boundedKey struct{}
 // The watchers matter when many statements run at once on few cores:
 // every one is a goroutine that the Go scheduler must run once, and past
 // its run queue's capacity the scheduler serves the overflow rarely
-// (bench's doc, "Goroutines per statement").
+// (docs/decisions/0009).
 func Bounded(ctx context.Context) context.Context {
 	return context.WithValue(ctx, boundedKey{}, true)
 }

@@ -88,7 +88,7 @@ func (s *Store) queryStringsOnce(ctx context.Context, db bun.IDB, query string, 
 // writes find them cached. On PostgreSQL it first opens the connections
 // a burst of requests would (warmConns): a connection opened under load
 // starts a server process while the requests already running wait for
-// the CPUs (docs/benchmarks.md). The pool keeps them as its MaxIdleConns and
+// the CPUs (docs/decisions/0013). The pool keeps them as its MaxIdleConns and
 // ConnMaxIdleTime allow.
 func (s *Store) Warm(ctx context.Context, reg *collections.Registry) {
 	if s.has(featWarmConns) {

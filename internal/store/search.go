@@ -46,8 +46,7 @@ import (
 // per group commit one per group, and a flush per few hundred rows one per
 // few hundred rows. Inserts have no trigger at all: a statement that fires
 // one journals every page it changes (so that it can be undone by itself).
-// The figures behind these choices are in bench's doc ("Measurements
-// behind the code"). Rows changed by writers that do not flush (raw SQL,
+// The figures behind these choices are in docs/decisions/0006. Rows changed by writers that do not flush (raw SQL,
 // another program) wait in the log or above the mark for the next flush.
 // A new row that takes the rowid of the deleted last row is found through
 // the delete's log entry. (kit never sets or changes a row's rowid; a
@@ -324,7 +323,7 @@ func (s *Store) execAll(ctx context.Context, tx bun.Tx, what, table string, stmt
 // rewrite each row once per level. Merging 16 segments at a time halves
 // the levels, so each row is rewritten about half as often and merges come
 // less often; a search then reads a few more segments per term, still far
-// less than a scan (bench's doc, "Measurements behind the code").
+// less than a scan (docs/decisions/0006).
 var ftsMerge = []struct {
 	name  string
 	value int

@@ -21,7 +21,7 @@ import (
 // wins while the term is rare: its cost grows with its candidates (the
 // rows of any team that hold the term's trigrams), each a lookup by rowid
 // and a LIKE test, and a candidate costs about what four rows of a scan
-// cost (candidateCost; bench's doc, "Measurements behind the code"). So
+// cost (candidateCost; docs/decisions/0007). So
 // planSearch samples the table (teamShare: the team's share, and how many
 // sampled rows of the team hold the term) and, unless half of those hold
 // it, counts the candidates in the index, never more of them than it needs
@@ -234,7 +234,7 @@ func (s *Store) scanSlotCount() int {
 	case s.has(featServerPlans):
 		// A search is a backend on the server (with its parallel
 		// workers). At least two slots: with one, a burst of
-		// searches used half of a two-CPU server (docs/benchmarks.md).
+		// searches used half of a two-CPU server (docs/decisions/0008).
 		n = max(2, runtime.GOMAXPROCS(0))
 		if open := s.db.DB.Stats().MaxOpenConnections; open > 0 {
 			n = max(1, min(n, open/2))

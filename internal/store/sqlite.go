@@ -16,7 +16,7 @@ import (
 // sqlitePragmas are applied to every connection of a file database. WAL lets
 // readers run beside the single writer; _txlock=immediate takes the write
 // lock at BEGIN so read-then-write transactions never fail with SQLITE_BUSY
-// half way (see bench's doc, "Measurements behind the code").
+// half way (docs/decisions/0004).
 //
 // wal_autocheckpoint(0): a connection that commits does not checkpoint
 // the WAL itself (copying pages to the database file and syncing it,
@@ -30,7 +30,7 @@ import (
 // into each connection's page cache (the WAL is still read by pread, and
 // writes still go through it). Every connection maps the file itself, so
 // RSS counts a page once per connection that touched it; the memory is the
-// kernel's page cache, held once (see bench's doc). An I/O error on a
+// kernel's page cache, held once (docs/decisions/0004). An I/O error on a
 // mapped page (a failing disk) stops the process instead of failing the
 // statement; a "file:" DSN with pragmas of its own (mmap_size(0)) opts
 // out.

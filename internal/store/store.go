@@ -117,7 +117,7 @@ func (s *Store) Dialect() dialect.Name { return s.dialect.name() }
 // writes into SQL: a lowercase ASCII letter, then up to 62 lowercase ASCII
 // letters, digits and underscores (^[a-z][a-z0-9_]{0,62}$). A loop, not a
 // regular expression: quote runs for every column of every statement kit
-// builds (see bench's doc, "Measurements behind the code").
+// builds (docs/decisions/0009).
 func validIdent(ident string) bool {
 	if len(ident) == 0 || len(ident) > 63 || ident[0] < 'a' || ident[0] > 'z' {
 		return false

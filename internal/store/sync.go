@@ -400,7 +400,7 @@ func (s *Store) refTable(c *collections.Collection, a *collections.Attribute) (s
 // createTable creates c's table: its attributes' columns in attribute
 // order, then the sort keys, then the unique keys. Keys last: a row is read from its first column
 // on, so a scan that tests other fields never steps over a long text's key
-// (measured in docs/benchmarks.md). Tables made before keep their order.
+// (docs/decisions/0017). Tables made before keep their order.
 func (s *Store) createTable(ctx context.Context, tx bun.Tx, c *collections.Collection) ([]func() error, error) {
 	var defs, keys, ukeys []string
 	var fks []func() error

@@ -96,10 +96,9 @@ func (s *Store) QueuedWrites() int {
 // is the interval while it holds one: each checkpoint then copies only the
 // pages no commit changed since the one before, so the pages that every
 // group changes are not copied again each time, and the work comes in
-// smaller slices. Both values are measured choices (see bench's
-// doc, "Measurements behind the code"). An idle database is not
-// checkpointed again: the check runs after a group commits, and the queue
-// checkpoints once more when it goes idle (release).
+// smaller slices. Both values are measured choices (docs/decisions/0005).
+// An idle database is not checkpointed again: the check runs after a group
+// commits, and the queue checkpoints once more when it goes idle (release).
 const (
 	checkpointEvery       = 100 * time.Millisecond
 	pinnedCheckpointEvery = 20 * time.Millisecond
@@ -515,8 +514,8 @@ func (q *writeQueue) commitGroup(tx bun.Tx, ok []*writeReq) {
 // connection so that its page cache stays warm: in WAL mode a connection
 // empties its page cache when it starts a transaction after another
 // connection committed, so groups spread over the pool's connections
-// would read the B-tree pages they change afresh in every group (see
-// bench's doc, "Measurements behind the code"). The queue keeps the
+// would read the B-tree pages they change afresh in every group
+// (docs/decisions/0004). The queue keeps the
 // connection between groups (see idle). A connection that fails to begin
 // is closed, and the next group takes another.
 func (q *writeQueue) begin(ctx context.Context) (bun.Tx, error) {
@@ -585,7 +584,7 @@ func (q *writeQueue) release() {
 // Flushing in batches instead of in every group is what makes the index
 // affordable: FTS5 writes each flush as a new segment and later merges
 // segments, and both costs grow with the number of segments, not rows
-// (see bench's doc, "Measurements behind the code").
+// (docs/decisions/0006).
 const SearchBacklogLimit = 256
 
 // flushSearch flushes the search index of each collection that the
