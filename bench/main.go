@@ -307,11 +307,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.out != "" {
-		engine := "sqlite"
+		section := "sqlite"
 		if fx.pg {
-			engine = "postgres"
+			section = "postgres"
 		}
-		return writeOut(o.out, engine, buf.Bytes())
+		if genCPUs == nil {
+			// Generator and servers on the same cores (--pin none):
+			// tables of their own beside the split placement's.
+			section += " shared-cores"
+		}
+		return writeOut(o.out, section, buf.Bytes())
 	}
 	return nil
 }
