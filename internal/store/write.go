@@ -477,6 +477,13 @@ func (g *group) settle(ctx context.Context, r *writeReq, sp bool) error {
 		}
 	case r.err == nil && !r.panicked:
 		g.ok = append(g.ok, r)
+	case g.grouped && !r.panicked:
+		// A failed single statement undid itself, unless its failure
+		// ended the whole transaction (a full disk, an I/O error): the
+		// group's next writes would then commit one by one.
+		if lost := g.q.transactionLost(ctx, g.tx); lost != nil {
+			return fmt.Errorf("store: write transaction lost: %w", errors.Join(r.err, lost))
+		}
 	}
 	return nil
 }
