@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -135,3 +136,66 @@ func (c *statementCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) c
 }
 
 func (c *statementCounter) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// BenchmarkUpdate is BenchmarkCreate's go-parallel case for updates: 16
+// goroutines update records of their own (one title change each time),
+// with the add-on off and on, on an SQLite file and, when
+// KIT_TEST_POSTGRES is set, on PostgreSQL:
+//
+//	go test ./events/ -run '^$' -bench Update -benchtime 3s
+func BenchmarkUpdate(b *testing.B) {
+	for _, e := range []testdb.Engine{testdb.EngineSQLite, testdb.EnginePostgres} {
+		b.Run(string(e), func(b *testing.B) {
+			if e == testdb.EnginePostgres {
+				testdb.PostgresDSN(b)
+			}
+			for _, on := range []bool{false, true} {
+				name := map[bool]string{false: "off", true: "on"}[on]
+				b.Run(name, func(b *testing.B) {
+					k, err := kit.New(kit.Config{DB: testdb.Shared(b, e)(), Definitions: shopDefinitions()})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer k.Close()
+					if on {
+						if _, err := events.Install(b.Context(), k, events.Config{}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					ctx := context.Background()
+					team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+					user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Bench"})
+					k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner)
+					actor := kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
+					uctx := teamauth.WithUser(ctx, user)
+					products := k.Records("shopProducts")
+					var next atomic.Int64
+					ids := make(chan string, 64)
+					for range 64 {
+						rec, err := products.Create(uctx, actor, map[string]any{"title": "Claw hammer", "price": "24.90", "stock": 12})
+						if err != nil {
+							b.Fatal(err)
+						}
+						ids <- rec["id"].(string)
+					}
+					cpu := cpuTime()
+					b.ResetTimer()
+					b.SetParallelism(16)
+					b.RunParallel(func(pb *testing.PB) {
+						for pb.Next() {
+							id := <-ids
+							title := "Claw hammer " + strconv.FormatInt(next.Add(1), 10)
+							if _, err := products.Update(uctx, actor, id, map[string]any{"title": title}); err != nil {
+								b.Error(err)
+								return
+							}
+							ids <- id
+						}
+					})
+					b.StopTimer()
+					b.ReportMetric(float64(cpuTime()-cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/op")
+				})
+			}
+		})
+	}
+}

@@ -52,6 +52,16 @@ type sqlDialect interface {
 	// byteCollation is what a TEXT column adds so that it compares by its
 	// bytes whatever the database's locale ("" when TEXT does).
 	byteCollation() string
+	// updateOne is the verb of an UPDATE of one record by key. On SQLite
+	// it is UPDATE OR FAIL: the record's constraints are checked before
+	// its row changes, so a failed update of one row has changed nothing,
+	// and with FAIL instead of the default ABORT the statement needs no
+	// statement journal, into which SQLite would otherwise copy every page
+	// the update touches (the search index's trigger makes an update of a
+	// searched field two writes). The only failures that could then leave
+	// a part written (a full disk, an I/O error) end the whole
+	// transaction, which the write queue notices (see transactionLost).
+	updateOne() string
 
 	// columnType is the SQL type of an attribute (codec.go).
 	columnType(a *collections.Attribute) string

@@ -64,6 +64,8 @@ func (pgDialect) nullsFirst() string { return " NULLS FIRST" }
 // SQLite, whatever the database's locale; indexes follow.
 func (pgDialect) byteCollation() string { return ` COLLATE "C"` }
 
+func (pgDialect) updateOne() string { return "UPDATE" }
+
 func (d pgDialect) columnType(a *collections.Attribute) string {
 	switch a.Type {
 	case collections.TypeNumber:

@@ -61,6 +61,8 @@ func (sqliteDialect) wholeNumber(col string) string { return "CAST(" + col + " A
 func (sqliteDialect) nullsFirst() string    { return "" }
 func (sqliteDialect) byteCollation() string { return "" }
 
+func (sqliteDialect) updateOne() string { return "UPDATE OR FAIL" }
+
 func (sqliteDialect) columnType(a *collections.Attribute) string {
 	switch a.Type {
 	case collections.TypeNumber:

@@ -419,7 +419,7 @@ func (s *Store) Update(ctx context.Context, db bun.IDB, c *collections.Collectio
 	// On PostgreSQL the statement also inserts the delta row of 0 that
 	// marks the team's rows changed (totals.go); its rows affected are
 	// the updated rows still.
-	q := s.counted(c, "UPDATE "+quote(c.Table())+" SET "+strings.Join(sets, ", ")+` WHERE "team_id" = ? AND "id" = ?`, 0)
+	q := s.counted(c, s.dialect.updateOne()+" "+quote(c.Table())+" SET "+strings.Join(sets, ", ")+` WHERE "team_id" = ? AND "id" = ?`, 0)
 	res, err := s.execKeyed(ctx, db, q, args...)
 	if err != nil {
 		return classifyFor(c, fmt.Errorf("store: update %s: %w", c.Table(), err))

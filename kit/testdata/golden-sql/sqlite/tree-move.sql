@@ -6,7 +6,7 @@ SELECT count(*) FROM "docs_folders" WHERE "team_id" = +? AND "parent_id" = +? AN
 
 UPDATE "docs_folders" SET "order" = r.pos FROM (SELECT "id", row_number() OVER (ORDER BY ("order" IS NULL), "order", "id") - 1 AS pos FROM "docs_folders" WHERE "team_id" = +? AND "parent_id" = +? AND "id" <> ?) AS r WHERE "docs_folders"."id" = r."id" AND "docs_folders"."order" IS DISTINCT FROM r.pos;
 
-UPDATE "docs_folders" SET "parent_id" = ?, "order" = ?, "updated_at" = ?, "updated_by" = ? WHERE "team_id" = ? AND "id" = ?;
+UPDATE OR FAIL "docs_folders" SET "parent_id" = ?, "order" = ?, "updated_at" = ?, "updated_by" = ? WHERE "team_id" = ? AND "id" = ?;
 
 UPDATE "docs_folders" SET "order" = r.pos FROM (SELECT "id", row_number() OVER (ORDER BY ("order" IS NULL), "order", "id") - 1 AS pos FROM "docs_folders" WHERE "team_id" = +? AND "parent_id" = +?) AS r WHERE "docs_folders"."id" = r."id" AND "docs_folders"."order" IS DISTINCT FROM r.pos;
 

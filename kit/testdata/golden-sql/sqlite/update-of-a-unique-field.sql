@@ -1,6 +1,6 @@
 SELECT +"id", +"team_id", +"owner", +"title", +"description", +"status", +"sku", +"price", +"amount", +"ratio", +"quantity", +"weight", +"is_active", +"published_at", +"tags", +"category_id", +"created_at", +"updated_at", +"created_by", +"updated_by" FROM "shop_products" WHERE "team_id" = ? AND "id" = ?;
 
-UPDATE "shop_products" SET "sku" = ?, "sku__key" = ?, "updated_at" = ?, "updated_by" = ? WHERE "team_id" = ? AND "id" = ?;
+UPDATE OR FAIL "shop_products" SET "sku" = ?, "sku__key" = ?, "updated_at" = ?, "updated_by" = ? WHERE "team_id" = ? AND "id" = ?;
 
 INSERT INTO kit_changes (team_id, collection, operation, item_ids, correlation_id, ts) VALUES (?, ?, ?, ?, ?, ?);
 
