@@ -48,10 +48,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     config.shopCategories = { ...config.shopCategories, fetchStrategy: 'query', hierarchy: { enabled: true } }
     // testNotes keeps its deletes in the trash (softDelete).
     config.testNotes = { ...config.testNotes, softDelete: true }
+    // testMedia: a media collection with thumbnails and a list of files.
+    config.testMedia = { ...config.testMedia, kind: 'media', display: { title: 'title', image: 'photo' } }
     await writeFile(configFile, JSON.stringify(config, null, 2))
     // testNotes: records without a title (a reference select offers none of them), soft-deleted.
     await mkdir(join(schemas, 'test'))
     await writeFile(join(schemas, 'test', 'notes.json'), JSON.stringify({ body: { type: 'string', meta: { label: 'Body' } } }))
+    await writeFile(
+      join(schemas, 'test', 'media.json'),
+      JSON.stringify({
+        title: { type: 'string', meta: { label: 'Title' } },
+        photo: { type: 'image', meta: { label: 'Photo', thumbs: ['64x64'] } },
+        attachments: { type: 'file', meta: { label: 'Attachments', multiple: true } },
+      }),
+    )
 
     const acme = await kit('team', 'create', '--name', 'Acme', '--slug', 'acme')
     const globex = await kit('team', 'create', '--name', 'Globex', '--slug', 'globex')
