@@ -109,7 +109,7 @@ func startBrowser() {
 // schemas of the test world: products (paginated, restful, in a
 // slideover), categories (a tree, in a modal), tasks (sortable, their
 // deletes kept in the trash) and notes (a workspace, hidden from the
-// sidebar).
+// sidebar), samples (a field of every type) and media (kind media).
 var schemas = fstest.MapFS{
 	"shop/products.json": {Data: []byte(`{
 		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
@@ -142,13 +142,20 @@ var schemas = fstest.MapFS{
 		"manual": {"type": "file", "meta": {"label": "Manual", "maxSize": 1024}},
 		"categoryId": {"type": "string", "refTarget": "categories", "meta": {"label": "Category"}}
 	}`)},
+	// media is a media collection: a grid of previews of its photos, with a list of attachments.
+	"work/media.json": {Data: []byte(`{
+		"title": {"type": "string", "meta": {"required": true, "label": "Title"}},
+		"photo": {"type": "image", "meta": {"label": "Photo", "thumbs": ["60x60"]}},
+		"attachments": {"type": "file", "meta": {"label": "Attachments", "multiple": true, "maxFiles": 5}}
+	}`)},
 	"kit.config.json": {Data: []byte(`{
 		"shopProducts": {"fetchStrategy": "restful", "adminNav": {"icon": "i-lucide-package", "label": "Catalogue", "order": 1},
 			"defaultPagination": {"pageSize": 10, "sortBy": "createdAt", "sortDirection": "desc"}},
 		"shopCategories": {"hierarchy": {"enabled": true}, "container": "modal", "adminNav": {"icon": "i-lucide-folder-tree", "order": 2}},
 		"workTasks": {"sortable": {"enabled": true}, "softDelete": true, "adminNav": {"icon": "i-lucide-list", "order": 3}},
 		"workNotes": {"layout": "workspace", "adminNav": {"enabled": false}},
-		"workSamples": {"adminNav": {"enabled": false}}
+		"workSamples": {"adminNav": {"enabled": false}},
+		"workMedia": {"kind": "media", "adminNav": {"enabled": false}}
 	}`)},
 }
 

@@ -60,6 +60,10 @@ export const de: Catalog<typeof en> = {
       trash: 'Papierkorb',
       import: 'Importieren',
     },
+    media: {
+      open: '{name} öffnen',
+      noFile: 'Keine Datei',
+    },
     import: {
       title: 'In {name} importieren',
       help: 'Eine CSV-Datei mit einer Kopfzeile, die die Felder nennt, ein JSON-Array von Einträgen oder NDJSON. Jede Zeile wird geprüft; es werden alle angelegt oder keine.',

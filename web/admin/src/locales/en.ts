@@ -64,6 +64,10 @@ export const en = {
       trash: 'Trash',
       import: 'Import',
     },
+    media: {
+      open: 'Open {name}',
+      noFile: 'No file',
+    },
     import: {
       title: 'Import into {name}',
       help: 'A CSV file with a header naming the fields, a JSON array of records or NDJSON. Every row is checked; either all are created or none.',
