@@ -22,13 +22,8 @@ import (
 	"github.com/collectionkit/kit/kit"
 )
 
-// The HTTP server's timeouts: generous for an API of small JSON bodies,
-// short enough that slow or idle clients cannot hold connections forever.
+// The server's timeouts are serveTimeouts (serve_timeouts.go).
 const (
-	readHeaderTimeout = 10 * time.Second
-	readTimeout       = 30 * time.Second
-	writeTimeout      = 60 * time.Second
-	idleTimeout       = 2 * time.Minute
 	shutdownTimeout   = 10 * time.Second
 	retentionInterval = time.Hour // how often the events add-on applies its retention
 )
@@ -61,6 +56,11 @@ const adminPath = "/admin/"
 
 // runServe implements "kit serve".
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return serveWith(ctx, args, stdout, stderr, defaultServeTimeouts())
+}
+
+// serveWith is runServe with the HTTP server's timeouts.
+func serveWith(ctx context.Context, args []string, stdout, stderr io.Writer, timeouts serveTimeouts) int {
 	var o serveOptions
 	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN] [--files DIR|URL]",
 		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
@@ -155,14 +155,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		kit.WriteJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})
-	srv := &http.Server{
-		Handler:           apiFirst(prefix, api, mux),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-	}
+	srv := timeouts.server(apiFirst(prefix, api, mux))
+	srv.ErrorLog = slog.NewLogLogger(logger.Handler(), slog.LevelWarn)
 	// Change and presence streams never end by themselves: Shutdown ends
 	// them (clients resume with Last-Event-ID, or open presence again)
 	// instead of waiting for its timeout.
