@@ -2,7 +2,7 @@ import { Batch } from './batch'
 import { CollectionCache, collectionCacheKey } from './cache'
 import { openChangeStream, type ChangeEvent, type ChangeSubscription, type SubscribeOptions } from './changes'
 import { errorFromResponse, KitError } from './errors'
-import { buildFormData, sendForm, type FileChanges, type KitFile } from './files'
+import { sendForm, type FileChanges, type KitFile } from './files'
 import { openPresenceStream, type PresenceOptions, type PresenceSubscription } from './presence'
 import { encodeListQuery } from './query'
 import type {
@@ -197,7 +197,7 @@ export class KitClient {
     if (changes.onProgress) opts.onProgress = changes.onProgress
     if (changes.signal) opts.signal = changes.signal
     if (this.options.credentials) opts.credentials = this.options.credentials
-    return sendForm<T>(this.url(path), method, buildFormData(changes), all, opts)
+    return sendForm<T>(this.url(path), method, changes, all, opts)
   }
 
   /**

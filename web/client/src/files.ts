@@ -71,38 +71,104 @@ export function buildFormData(changes: FileChanges): FormData {
   return form
 }
 
+/** The size of the pieces a streamed multipart body goes out in (and its progress is told by). */
+const pieceSize = 64 << 10
+
+/** quoteName escapes a part's name or file name as browsers do (`"` %22, CR %0D, LF %0A). */
+function quoteName(s: string): string {
+  return s.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')
+}
+
 /**
- * sendForm sends a multipart body and resolves with the decoded answer:
- * through XMLHttpRequest where there is one (browsers: upload progress
- * events), else through fetch with the encoded body streamed in 64 KiB
- * pieces (Node: progress as fetch reads them). A non-2xx answer rejects
- * with a KitError.
+ * multipartParts lays changes out as a multipart/form-data body in the
+ * order of buildFormData: the encoded headers and values, and each file as
+ * its Blob, to be read as the body goes out. total is the body's length.
+ */
+export function multipartParts(changes: FileChanges): { type: string; total: number; parts: Array<Uint8Array | Blob> } {
+  const boundary = `----kit${crypto.randomUUID().replace(/-/g, '')}`
+  const enc = new TextEncoder()
+  const parts: Array<Uint8Array | Blob> = []
+  const field = (name: string, value: string) =>
+    parts.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quoteName(name)}"\r\n\r\n${value.replace(/\r?\n/g, '\r\n')}\r\n`))
+  if (changes.values) field('data', JSON.stringify(changes.values))
+  for (const name of changes.clear ?? []) field(name, '')
+  for (const [name, names] of Object.entries(changes.remove ?? {})) for (const n of names) field(`${name}-`, n)
+  for (const up of changes.uploads ?? []) {
+    const blob = up.file instanceof Blob ? up.file : new Blob([up.file as BlobPart])
+    const name = up.name ?? (typeof File !== 'undefined' && up.file instanceof File ? up.file.name : 'file')
+    const partName = up.append ? `${up.field}+` : up.field
+    parts.push(
+      enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${quoteName(partName)}"; filename="${quoteName(name)}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      blob,
+      enc.encode('\r\n'),
+    )
+  }
+  parts.push(enc.encode(`--${boundary}--\r\n`))
+  const total = parts.reduce((n, p) => n + (p instanceof Blob ? p.size : p.byteLength), 0)
+  return { type: `multipart/form-data; boundary=${boundary}`, total, parts }
+}
+
+/**
+ * streamParts returns the parts as one stream of pieces of at most 64 KiB,
+ * reading each file (Blob.stream()) only as the stream is pulled, and
+ * calls onSent with the bytes handed on so far.
+ */
+function streamParts(parts: Array<Uint8Array | Blob>, onSent: (loaded: number) => void): ReadableStream<Uint8Array> {
+  let next = 0
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null
+  let rest: Uint8Array | null = null
+  let loaded = 0
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (rest?.byteLength) {
+          const piece = rest.subarray(0, pieceSize)
+          rest = rest.subarray(piece.byteLength)
+          loaded += piece.byteLength
+          controller.enqueue(piece)
+          onSent(loaded)
+          return
+        }
+        if (reader) {
+          const { done, value } = await reader.read()
+          if (done) reader = null
+          else rest = value
+          continue
+        }
+        const part = parts[next++]
+        if (part === undefined) {
+          controller.close()
+          return
+        }
+        if (part instanceof Blob) reader = part.stream().getReader()
+        else rest = part
+      }
+    },
+    async cancel(reason) {
+      await reader?.cancel(reason)
+    },
+  })
+}
+
+/**
+ * sendForm sends changes as a multipart body and resolves with the
+ * decoded answer: through XMLHttpRequest where there is one (browsers:
+ * upload progress events), else through fetch with a body that streams
+ * (Node): the files are read as the body goes out, in pieces of 64 KiB,
+ * and never held whole (a file from Node's fs.openAsBlob is read from
+ * disk as it is sent), with progress as fetch takes the pieces. A non-2xx
+ * answer rejects with a KitError.
  */
 export async function sendForm<T>(
   url: string,
   method: string,
-  form: FormData,
+  changes: FileChanges,
   headers: Record<string, string>,
   opts: { onProgress?: (p: UploadProgress) => void; signal?: AbortSignal; credentials?: RequestCredentials; fetch: typeof fetch },
 ): Promise<{ body: T; headers: Headers }> {
-  if (typeof XMLHttpRequest !== 'undefined') return sendXHR<T>(url, method, form, headers, opts)
-  const encoded = new Response(form)
-  const type = encoded.headers.get('Content-Type') ?? 'multipart/form-data'
-  const bytes = new Uint8Array(await encoded.arrayBuffer())
-  const total = bytes.byteLength
-  let loaded = 0
-  const body = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (loaded >= total) {
-        controller.close()
-        return
-      }
-      const chunk = bytes.subarray(loaded, Math.min(loaded + (64 << 10), total))
-      loaded += chunk.byteLength
-      controller.enqueue(chunk)
-      opts.onProgress?.({ loaded, total })
-    },
-  })
+  if (typeof XMLHttpRequest !== 'undefined') return sendXHR<T>(url, method, buildFormData(changes), headers, opts)
+  const { type, total, parts } = multipartParts(changes)
+  const body = streamParts(parts, (loaded) => opts.onProgress?.({ loaded, total }))
   const init: RequestInit & { duplex: 'half' } = { method, headers: { ...headers, 'Content-Type': type }, body, duplex: 'half' }
   if (opts.signal) init.signal = opts.signal
   if (opts.credentials) init.credentials = opts.credentials
