@@ -22,7 +22,9 @@ type writeLogger struct{}
 func (writeLogger) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
 
 func (writeLogger) AfterQuery(_ context.Context, ev *bun.QueryEvent) {
-	if strings.HasPrefix(ev.Query, `INSERT INTO "app_notes"`) || strings.HasPrefix(ev.Query, `UPDATE "app_notes"`) {
+	// On SQLite kit updates a record with UPDATE OR FAIL.
+	q := strings.Replace(ev.Query, "UPDATE OR FAIL ", "UPDATE ", 1)
+	if strings.HasPrefix(q, `INSERT INTO "app_notes"`) || strings.HasPrefix(q, `UPDATE "app_notes"`) {
 		fmt.Printf("%s app_notes, %d arguments, err=%v\n", ev.Operation(), len(ev.QueryArgs), ev.Err)
 	}
 }

@@ -62,7 +62,7 @@ func countStatements(log []queryEntry) (selects, updates, logs int) {
 	for _, e := range log {
 		q := strings.TrimSpace(e.query)
 		switch {
-		case strings.Contains(q, `UPDATE "shop_products"`):
+		case strings.Contains(q, `UPDATE "shop_products"`), strings.Contains(q, `UPDATE OR FAIL "shop_products"`):
 			updates++
 		case strings.HasPrefix(q, "SELECT") && strings.Contains(q, `"shop_products"`):
 			selects++
