@@ -20,6 +20,9 @@ var ErrNotExist = errors.New("files: no such blob")
 // ErrBadKey: a key that is not a clean relative path of segments.
 var ErrBadKey = errors.New("files: bad key")
 
+// ErrExist: PutNew found a blob under the key already.
+var ErrExist = errors.New("files: a blob has the key already")
+
 // Info describes a stored blob.
 type Info struct {
 	// Key is the blob's key ("team/collection/record/name").
@@ -44,6 +47,10 @@ type Bucket interface {
 	// (a previous blob of the key may be). Put never holds all of r in
 	// memory.
 	Put(ctx context.Context, key string, r io.Reader, contentType string) (int64, error)
+	// PutNew streams r to key when no blob has it (ErrExist otherwise),
+	// under a temporary name first: the key shows the whole blob or
+	// nothing, never a part of it. A failure leaves nothing behind.
+	PutNew(ctx context.Context, key string, r io.Reader) (int64, error)
 	// Open opens the blob of key (ErrNotExist when there is none).
 	Open(ctx context.Context, key string) (Blob, error)
 	// Delete removes the blobs of keys; a missing one is no error.

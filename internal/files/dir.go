@@ -60,6 +60,44 @@ func (d Dir) Put(ctx context.Context, key string, r io.Reader, _ string) (int64,
 	return n, nil
 }
 
+// PutNew writes r to a temporary file beside the key's path, syncs it
+// and links it into place: a link, unlike a rename, never replaces a
+// file that is there (ErrExist).
+func (d Dir) PutNew(ctx context.Context, key string, r io.Reader) (int64, error) {
+	p, err := d.path(key)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := os.Lstat(p); err == nil {
+		return 0, ErrExist
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
+		return 0, err
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), tmpPrefix+"*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(f.Name())
+	n, err := io.Copy(f, ctxReader{ctx, r})
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, err
+	}
+	if err := os.Link(f.Name(), p); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return n, ErrExist
+		}
+		return n, err
+	}
+	return n, nil
+}
+
 // ctxReader stops a copy when its context ends.
 type ctxReader struct {
 	ctx context.Context

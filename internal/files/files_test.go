@@ -135,6 +135,35 @@ func testBucket(t *testing.T, b files.Bucket) {
 			t.Errorf("got %v, want nothing stored", got)
 		}
 	})
+	t.Run("put new stores a blob under a free key and refuses a taken one", func(t *testing.T) {
+		n, err := b.PutNew(ctx, "backups/kit-1.tar", bytes.NewReader(big))
+		if err != nil || n != int64(len(big)) {
+			t.Fatalf("got %d bytes (%v), want %d", n, err, len(big))
+		}
+		if _, err := b.PutNew(ctx, "backups/kit-1.tar", strings.NewReader("other")); !errors.Is(err, files.ErrExist) {
+			t.Errorf("got %v, want ErrExist", err)
+		}
+		o, err := b.Open(ctx, "backups/kit-1.tar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(o)
+		o.Close()
+		if !bytes.Equal(got, big) {
+			t.Errorf("got %d bytes under the key, want the first put's %d", len(got), len(big))
+		}
+	})
+	t.Run("a failed put new leaves neither the key nor a temporary blob", func(t *testing.T) {
+		if _, err := b.PutNew(ctx, "backups/kit-2.tar", io.MultiReader(bytes.NewReader(big), failingReader{})); err == nil {
+			t.Fatal("got no error, want the reader's")
+		}
+		if got := strings.Join(list("backups/"), ","); got != "backups/kit-1.tar" {
+			t.Errorf("got %s, want only the first backup", got)
+		}
+		if err := b.DeletePrefix(ctx, "backups/"); err != nil {
+			t.Fatal(err)
+		}
+	})
 	t.Run("delete and delete by prefix remove exactly their blobs", func(t *testing.T) {
 		if err := b.Delete(ctx, "t1/c/r2/cc-two.txt", "t1/c/r2/missing"); err != nil {
 			t.Fatal(err)

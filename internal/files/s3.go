@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
+	"time"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -27,7 +29,8 @@ type S3 struct {
 // S3Options say where an S3 bucket is and how to sign in.
 type S3Options struct {
 	// URL is the bucket's URL, path style: "https://s3.eu-west-1.amazonaws.com/my-bucket",
-	// "http://127.0.0.1:8333/kit/prefix". A path after the bucket prefixes
+	// "http://127.0.0.1:8333/kit/prefix"; the scheme "s3" is https and
+	// "s3+http" is http. A path after the bucket prefixes
 	// every key; ?region= sets the region (default us-east-1).
 	URL string
 	// AccessKey and SecretKey are the credentials (static, signature V4).
@@ -47,6 +50,14 @@ const (
 // EnsureBucket.
 func NewS3(opts S3Options) (*S3, error) {
 	u, err := url.Parse(opts.URL)
+	if err == nil {
+		switch u.Scheme {
+		case "s3":
+			u.Scheme = "https"
+		case "s3+http":
+			u.Scheme = "http"
+		}
+	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("files: S3 URL %q must be http(s)://host/bucket", opts.URL)
 	}
@@ -115,6 +126,56 @@ func (s *S3) Put(ctx context.Context, key string, r io.Reader, contentType strin
 	opts.PartSize = partSize
 	_, err = s.client.PutObject(ctx, s.bucket, s.prefix+key, cr, -1, opts)
 	return cr.n, err
+}
+
+// PutNew uploads r under a temporary key beside key (".tmp-" and a
+// random part), then copies it to key on the server and removes the
+// temporary object. A key that has an object is ErrExist, checked before
+// the upload and again before the copy; two PutNew of one key at the
+// same moment may both pass the check (S3 has no create-only copy), and
+// the later copy wins. A failure removes the temporary object.
+func (s *S3) PutNew(ctx context.Context, key string, r io.Reader) (int64, error) {
+	if err := CheckKey(key); err != nil {
+		return 0, err
+	}
+	if err := s.absent(ctx, key); err != nil {
+		return 0, err
+	}
+	dir, base := path.Split(key)
+	tmp := dir + tmpPrefix + RandomPart(12) + "-" + base
+	cr := &countingReader{r: r}
+	_, err := s.client.PutObject(ctx, s.bucket, s.prefix+tmp, cr, -1, minio.PutObjectOptions{PartSize: partSize, ContentType: "application/octet-stream"})
+	if err == nil {
+		err = s.absent(ctx, key)
+	}
+	if err == nil {
+		_, err = s.client.ComposeObject(ctx, minio.CopyDestOptions{Bucket: s.bucket, Object: s.prefix + key},
+			minio.CopySrcOptions{Bucket: s.bucket, Object: s.prefix + tmp})
+	}
+	// The temporary object goes even when ctx has ended.
+	rmCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	rmErr := s.client.RemoveObject(rmCtx, s.bucket, s.prefix+tmp, minio.RemoveObjectOptions{})
+	if err != nil {
+		return cr.n, err
+	}
+	if rmErr != nil && notExist(rmErr) != ErrNotExist {
+		return cr.n, fmt.Errorf("files: remove temporary object %s: %w", tmp, rmErr)
+	}
+	return cr.n, nil
+}
+
+// absent is nil when no object has key, ErrExist when one has.
+func (s *S3) absent(ctx context.Context, key string) error {
+	_, err := s.client.StatObject(ctx, s.bucket, s.prefix+key, minio.StatObjectOptions{})
+	switch {
+	case err == nil:
+		return ErrExist
+	case notExist(err) == ErrNotExist:
+		return nil
+	default:
+		return err
+	}
 }
 
 type countingReader struct {
