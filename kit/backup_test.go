@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/collectionkit/kit/collections"
+	"github.com/collectionkit/kit/internal/backup"
+	"github.com/collectionkit/kit/internal/files"
 	"github.com/collectionkit/kit/internal/testdb"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
@@ -142,19 +144,19 @@ func TestScheduledBackupsKeepTheNewest(t *testing.T) {
 	claims := &claimCounter{}
 	var names []string
 	for {
-		names, _ = filepath.Glob(filepath.Join(backups, "kit-*.db"))
+		names, _ = filepath.Glob(filepath.Join(backups, "kit-*.tar"))
 		if len(names) == 2 && claims.seen(t, k) >= 3 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	k.Close()
-	names, _ = filepath.Glob(filepath.Join(backups, "kit-*.db"))
+	names, _ = filepath.Glob(filepath.Join(backups, "kit-*.tar"))
 	if len(names) != 2 {
 		t.Fatalf("got backups %v, want the newest 2", names)
 	}
 	for _, name := range names {
-		db, err := sql.Open("sqlite", "file:"+name+"?mode=ro")
+		db, err := sql.Open("sqlite", "file:"+archivedDB(t, name)+"?mode=ro")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,6 +174,24 @@ func TestScheduledBackupsKeepTheNewest(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(backups, ".*")); len(left) != 0 {
 		t.Errorf("got temporary files left: %v", left)
 	}
+}
+
+// archivedDB extracts the SQLite database of the backup archive at path
+// and returns the file's path.
+func archivedDB(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := filepath.Join(t.TempDir(), "kit.db")
+	_, err = backup.Restore(t.Context(), f, backup.Target{Files: files.Dir{Root: t.TempDir()},
+		RestoreDatabase: func(_ context.Context, _ backup.Manifest, p string) error { return copyFile(p, out) }})
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
 }
 
 // claimCounter counts the scheduled backups k claims, from the claim's

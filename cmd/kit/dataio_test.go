@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/collectionkit/kit/internal/files"
+	"github.com/collectionkit/kit/internal/store"
+	"github.com/collectionkit/kit/internal/tests3"
 	"github.com/collectionkit/kit/kit"
 	"github.com/collectionkit/kit/teamauth"
+	"github.com/uptrace/bun"
 )
 
 // dataWorld is a SQLite database with a schemas folder of one collection,
@@ -185,11 +190,71 @@ func TestImportCommand(t *testing.T) {
 	}
 }
 
+// mustOpenSQLite opens the SQLite file path for the test.
+func mustOpenSQLite(t *testing.T, path string) *bun.DB {
+	t.Helper()
+	db, err := store.OpenSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestBackupToS3AndRestore writes a backup archive with kit backup to a
+// real S3-compatible server and puts it back with kit restore.
+func TestBackupToS3AndRestore(t *testing.T) {
+	srv := tests3.Start(t)
+	t.Setenv("KIT_BACKUP_ACCESS_KEY", srv.AccessKey)
+	t.Setenv("KIT_BACKUP_SECRET_KEY", srv.SecretKey)
+	w := newDataWorld(t)
+	dir := t.TempDir()
+	to := strings.Replace(srv.BucketURL("cli-backup"), "http://", "s3+http://", 1) + "/nightly/kit.tar"
+	products := func(db string) string {
+		_, stdout, _ := runKit(t, "export", "--team", "acme", "--collection", "shopProducts", "--format", "ndjson", "--db", db, "--schemas", w.schemas)
+		return stdout
+	}
+	restored := filepath.Join(dir, "restored.db")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"a backup to an S3 object is written", []string{"backup", "--db", w.db, "--to", to}, 0, ""},
+		{"a backup to an S3 object that exists is refused", []string{"backup", "--db", w.db, "--to", to}, exitFail, "already exists"},
+		{"a restore from the S3 object puts the database back", []string{"restore", "--from", to, "--db", restored, "--files", filepath.Join(dir, "files")}, 0, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runKit(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("got %d, stdout %q, stderr %q; want %d, %q", code, stdout, stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+	if got, want := products(restored), products(w.db); got != want || strings.Count(got, "\n") != 2 {
+		t.Errorf("got restored products %q, want the original's %q", got, want)
+	}
+}
+
 func TestBackupAndRestoreCommands(t *testing.T) {
 	w := newDataWorld(t)
 	dir := t.TempDir()
-	backup := filepath.Join(dir, "backup.db")
+	backup := filepath.Join(dir, "backup.tar")
 	restored := filepath.Join(dir, "restored.db")
+	restoredFiles := filepath.Join(dir, "restored-files")
+	blob := bytes.Repeat([]byte("kit\x00"), 50000)
+	if _, err := (files.Dir{Root: filepath.Join(filepath.Dir(w.db), "kit-files")}).Put(t.Context(), "t1/c/r1/a-blob.bin", bytes.NewReader(blob), ""); err != nil {
+		t.Fatal(err)
+	}
+	legacy := filepath.Join(dir, "legacy.db")
+	if code, _, stderr := runKit(t, "backup", "--db", w.db, "--to", filepath.Join(dir, "warm.tar")); code != 0 {
+		t.Fatal(stderr)
+	}
+	if err := store.CopyDB(t.Context(), mustOpenSQLite(t, w.db), legacy); err != nil {
+		t.Fatal(err)
+	}
 	corrupt := filepath.Join(dir, "corrupt.db")
 	if err := os.WriteFile(corrupt, []byte("not a database at all, not even close to one"), 0o644); err != nil {
 		t.Fatal(err)
@@ -205,13 +270,16 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 		out    string
 		stderr string
 	}{
-		{"a backup of a SQLite file is written", []string{"backup", "--db", w.db, "--to", backup}, 0, "backed up", ""},
+		{"a backup of a SQLite file and its files is written", []string{"backup", "--db", w.db, "--to", backup}, 0, "and 1 files (200000 bytes)", ""},
 		{"a backup to a path that exists is refused", []string{"backup", "--db", w.db, "--to", backup}, exitFail, "", "already exists"},
 		{"a backup of PostgreSQL points to pg_dump", []string{"backup", "--db", "postgres://x@127.0.0.1:1/none", "--to", filepath.Join(dir, "pg.db")}, exitFail, "", "pg_dump"},
 		{"--to is required", []string{"backup", "--db", w.db}, exitUsage, "", "--to is required"},
-		{"a restore into a new file puts the backup back", []string{"restore", "--from", backup, "--db", restored}, 0, "restored", ""},
+		{"a restore into a new file puts the database and the files back", []string{"restore", "--from", backup, "--db", restored, "--files", restoredFiles}, 0, "and 1 files", ""},
 		{"a restore into a database that holds tables is refused", []string{"restore", "--from", backup, "--db", w.db}, exitFail, "", "not empty"},
-		{"--force restores over it", []string{"restore", "--from", backup, "--db", restored, "--force"}, 0, "restored", ""},
+		{"a restore into a files store that holds files is refused", []string{"restore", "--from", backup, "--db", filepath.Join(dir, "fresh.db"), "--files", restoredFiles}, exitFail, "", "holds files"},
+		{"--force restores over both", []string{"restore", "--from", backup, "--db", restored, "--files", restoredFiles, "--force"}, 0, "restored", ""},
+		{"a bare SQLite backup restores the database", []string{"restore", "--from", legacy, "--db", filepath.Join(dir, "legacy-restored.db")}, 0, "restored", ""},
+		{"a restore from a backup that does not exist is refused", []string{"restore", "--from", filepath.Join(dir, "none.tar"), "--db", filepath.Join(dir, "other.db")}, exitFail, "", "no such backup"},
 		{"a restore from a file that is no database is refused", []string{"restore", "--from", corrupt, "--db", filepath.Join(dir, "other.db")}, exitFail, "", "restore"},
 	}
 	for _, tc := range tests {
@@ -225,7 +293,12 @@ func TestBackupAndRestoreCommands(t *testing.T) {
 	if got, want := products(restored), products(w.db); got != want || strings.Count(got, "\n") != 2 {
 		t.Errorf("got restored products %q, want the original's %q", got, want)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "other.db")); !os.IsNotExist(err) {
-		t.Errorf("got a database written from a corrupt backup (%v), want none", err)
+	for _, name := range []string{"other.db", "fresh.db"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("got %s written by a refused restore (%v), want none", name, err)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(restoredFiles, "t1", "c", "r1", "a-blob.bin")); err != nil || !bytes.Equal(got, blob) {
+		t.Errorf("got the restored file's %d bytes (%v), want the %d backed up", len(got), err, len(blob))
 	}
 }
