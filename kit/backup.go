@@ -148,7 +148,7 @@ func (k *Kit) CreateBackup(ctx context.Context) (BackupFile, error) {
 		return BackupFile{}, err
 	}
 	now := time.Now().UTC()
-	f := BackupFile{Name: backupPrefix + now.Format("20060102T150405.000000000Z") + backupSuffix, CreatedAt: now}
+	f := BackupFile{Name: backupPrefix + now.Format(backupTimeLayout) + backupSuffix, CreatedAt: now}
 	_, f.Size, err = backup.WriteTo(ctx, b, f.Name, src)
 	if err != nil {
 		return BackupFile{}, fmt.Errorf("kit: backup %s: %w", f.Name, err)
@@ -165,7 +165,7 @@ func (k *Kit) Backups(ctx context.Context) ([]BackupFile, error) {
 	list := []BackupFile{}
 	err = b.Walk(ctx, "", func(i files.Info) error {
 		if isBackupName(i.Key) {
-			list = append(list, BackupFile{Name: i.Key, Size: i.Size, CreatedAt: i.ModTime.UTC()})
+			list = append(list, BackupFile{Name: i.Key, Size: i.Size, CreatedAt: backupTime(i)})
 		}
 		return nil
 	})
@@ -191,7 +191,20 @@ func (k *Kit) OpenBackup(ctx context.Context, name string) (io.ReadSeekCloser, B
 		return nil, BackupFile{}, err
 	}
 	i := blob.Info()
-	return blob, BackupFile{Name: name, Size: i.Size, CreatedAt: i.ModTime.UTC()}, nil
+	return blob, BackupFile{Name: name, Size: i.Size, CreatedAt: backupTime(i)}, nil
+}
+
+// backupTimeLayout is the time in a backup's name.
+const backupTimeLayout = "20060102T150405.000000000Z"
+
+// backupTime is when the backup of i started, from its name (its
+// modification time for a name kit did not give it).
+func backupTime(i files.Info) time.Time {
+	ts := strings.TrimSuffix(strings.TrimPrefix(i.Key, backupPrefix), backupSuffix)
+	if t, err := time.Parse(backupTimeLayout, ts); err == nil {
+		return t
+	}
+	return i.ModTime.UTC()
 }
 
 // isBackupName reports whether name is a backup archive's name in the

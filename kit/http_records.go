@@ -35,6 +35,7 @@ func (k *Kit) registerCoreRoutes() {
 	k.registerPresenceRoutes(add)
 	k.registerTrashRoutes(add)
 	k.registerFileRoutes(add)
+	k.registerBackupRoutes(add)
 }
 
 // collectionCall is what a collection endpoint gets once the caller is

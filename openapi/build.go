@@ -101,6 +101,9 @@ func Build(reg *collections.Registry, opts Options) (*Document, error) {
 	if err := addBatchRoute(d, o); err != nil {
 		return nil, err
 	}
+	if err := addBackupRoutes(d, o); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 

@@ -19,6 +19,8 @@ import (
 	"github.com/collectionkit/kit/admin"
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/events"
+	"github.com/collectionkit/kit/internal/backup"
+	"github.com/collectionkit/kit/internal/pgopen"
 	"github.com/collectionkit/kit/kit"
 )
 
@@ -49,6 +51,9 @@ type serveOptions struct {
 	noAdmin  bool
 	cors     []string // --cors-origin values, split at commas
 	files    string
+	backups  string
+	every    time.Duration
+	keep     int
 }
 
 // adminPath is where kit serve mounts the admin app (unless --no-admin).
@@ -62,7 +67,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 // serveWith is runServe with the HTTP server's timeouts.
 func serveWith(ctx context.Context, args []string, stdout, stderr io.Writer, timeouts serveTimeouts) int {
 	var o serveOptions
-	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN] [--files DIR|URL]",
+	fl := newCommandFlags("serve", "[--schemas DIR] [--db PATH] [--addr HOST:PORT] [--prefix /api] [--demo] [--no-events] [--no-admin] [--cors-origin ORIGIN] [--files DIR|URL] [--backups DIR|URL]",
 		"Serve the collections of a schemas folder as an HTTP API under --prefix, plus GET /healthz,\n"+
 			"until SIGINT or SIGTERM, then shut down gracefully. The events add-on records every change\n"+
 			"and serves the audit endpoints (GET /teams/{team}/kit-events, ...) unless --no-events.\n"+
@@ -75,7 +80,11 @@ func serveWith(ctx context.Context, args []string, stdout, stderr io.Writer, tim
 			"--files is where uploads of image and file fields go: a directory (default kit-files beside\n"+
 			"the SQLite file, ./kit-files on PostgreSQL) or an S3-compatible bucket's URL\n"+
 			"(https://host/bucket), with KIT_FILES_ACCESS_KEY and KIT_FILES_SECRET_KEY; give every\n"+
-			"instance the same KIT_FILES_URL_SECRET so that each accepts the file URLs the others sign.")
+			"instance the same KIT_FILES_URL_SECRET so that each accepts the file URLs the others sign.\n"+
+			"--backups keeps backup archives (the database and the files) in a directory or an S3-compatible\n"+
+			"bucket's URL, with KIT_BACKUP_ACCESS_KEY and KIT_BACKUP_SECRET_KEY: one every --backup-every\n"+
+			"(0: none scheduled), the newest --backup-keep kept; super-admins list, make and download them in\n"+
+			"the admin. On PostgreSQL pg_dump (on PATH) connects with --db.")
 	fl.StringVar(&o.schemas, "schemas", "", "schemas `folder` (default ./schemas; with --demo, the demo schemas built into kit)")
 	fl.StringVar(&o.db, "db", defaultDB, "database: a SQLite file `path` or a postgres:// URL")
 	fl.StringVar(&o.addr, "addr", "127.0.0.1:8080", "`address` to listen on; port 0 picks a free port")
@@ -84,6 +93,9 @@ func serveWith(ctx context.Context, args []string, stdout, stderr io.Writer, tim
 	fl.BoolVar(&o.noEvents, "no-events", false, "do not install the events add-on: no audit events, no event routes")
 	fl.BoolVar(&o.noAdmin, "no-admin", false, "do not serve the admin app at "+adminPath)
 	fl.StringVar(&o.files, "files", "", "uploads' `directory` or S3-compatible bucket URL (default kit-files beside the SQLite file)")
+	fl.StringVar(&o.backups, "backups", "", "backups' `directory` or S3-compatible bucket URL (default: no backups)")
+	fl.DurationVar(&o.every, "backup-every", 24*time.Hour, "`interval` of scheduled backups with --backups; 0 schedules none")
+	fl.IntVar(&o.keep, "backup-keep", 7, "how many scheduled backups stay")
 	fl.Func("cors-origin", "let pages of `origin` call the API with API tokens (repeatable, or comma separated; * for any)", func(v string) error {
 		for _, origin := range strings.Split(v, ",") {
 			if origin = strings.TrimSpace(origin); origin != "" {
@@ -106,7 +118,7 @@ func serveWith(ctx context.Context, args []string, stdout, stderr io.Writer, tim
 
 	logger := newLogger(stderr)
 	k, closeKit, err := openKit(ctx, o.db, kit.Config{Schemas: schemas, Prefix: prefix, Logger: logger,
-		CORS: kit.CORSConfig{AllowedOrigins: o.cors}, Files: filesConfig(o.files, os.Getenv)})
+		CORS: kit.CORSConfig{AllowedOrigins: o.cors}, Files: filesConfig(o.files, os.Getenv), Backups: backupConfig(o, os.Getenv)})
 	if err != nil {
 		return fail(stderr, "serve", startError(dir, err))
 	}
@@ -300,6 +312,24 @@ func apiFirst(prefix string, api, mux http.Handler) http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// backupConfig is the Backups config of --backups, --backup-every and
+// --backup-keep; on PostgreSQL pg_dump connects with --db.
+func backupConfig(o serveOptions, getenv func(string) string) kit.BackupConfig {
+	bc := kit.BackupConfig{Interval: o.every, Keep: o.keep}
+	if o.every <= 0 {
+		bc.Interval = -1
+	}
+	if o.backups != "" && backup.IsURL(o.backups) {
+		bc.S3URL, bc.S3AccessKey, bc.S3SecretKey = o.backups, getenv("KIT_BACKUP_ACCESS_KEY"), getenv("KIT_BACKUP_SECRET_KEY")
+	} else {
+		bc.Dir = o.backups
+	}
+	if pgopen.IsDSN(o.db) {
+		bc.PgDumpURL = o.db
+	}
+	return bc
 }
 
 // filesConfig is the Files config of --files: a directory, or an http(s)

@@ -2,6 +2,9 @@ package main
 
 import (
 	"testing"
+	"time"
+
+	"github.com/collectionkit/kit/kit"
 )
 
 func TestServeFilesFlagNamesADirectoryOrABucket(t *testing.T) {
@@ -24,4 +27,30 @@ func TestServeFilesFlagNamesADirectoryOrABucket(t *testing.T) {
 			t.Errorf("got %+v, want the zero directory", fc)
 		}
 	})
+}
+
+func TestServeBackupsFlagNamesADirectoryOrABucket(t *testing.T) {
+	env := map[string]string{"KIT_BACKUP_ACCESS_KEY": "bak", "KIT_BACKUP_SECRET_KEY": "bsk"}
+	getenv := func(k string) string { return env[k] }
+	tests := []struct {
+		name string
+		o    serveOptions
+		want kit.BackupConfig
+	}{
+		{"a path is a local directory, daily by default", serveOptions{backups: "/var/backups/kit", every: 24 * time.Hour, keep: 7, db: "kit.db"},
+			kit.BackupConfig{Dir: "/var/backups/kit", Interval: 24 * time.Hour, Keep: 7}},
+		{"an s3 URL is a bucket with the keys from the environment", serveOptions{backups: "s3://s3.example.com/bucket/kit", every: time.Hour, keep: 3, db: "kit.db"},
+			kit.BackupConfig{S3URL: "s3://s3.example.com/bucket/kit", S3AccessKey: "bak", S3SecretKey: "bsk", Interval: time.Hour, Keep: 3}},
+		{"--backup-every 0 schedules none", serveOptions{backups: "b", every: 0, keep: 7, db: "kit.db"},
+			kit.BackupConfig{Dir: "b", Interval: -1, Keep: 7}},
+		{"on PostgreSQL pg_dump connects with --db", serveOptions{backups: "b", every: time.Hour, keep: 7, db: "postgres://u@h/db"},
+			kit.BackupConfig{Dir: "b", Interval: time.Hour, Keep: 7, PgDumpURL: "postgres://u@h/db"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := backupConfig(tc.o, getenv); got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
 }
