@@ -158,7 +158,7 @@ func writeFile(tw *tar.Writer, name, path string) error {
 }
 
 func writeEntry(tw *tar.Writer, name string, size int64, mod time.Time, r io.Reader) error {
-	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: mod, Typeflag: tar.TypeReg, Format: tar.FormatPAX}); err != nil {
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: mod, Typeflag: tar.TypeReg}); err != nil {
 		return fmt.Errorf("backup: %s: %w", name, err)
 	}
 	if _, err := io.CopyN(tw, r, size); err != nil {

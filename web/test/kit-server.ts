@@ -79,7 +79,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       root: await kit('token', 'create', '--user', root),
     }
 
-    server = spawn(bin, ['serve', '--db', db, '--schemas', schemas, '--addr', '127.0.0.1:0'], {
+    server = spawn(bin, ['serve', '--db', db, '--schemas', schemas, '--addr', '127.0.0.1:0', '--backups', join(dir, 'backups'), '--backup-every', '0'], {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     })

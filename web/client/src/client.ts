@@ -23,6 +23,7 @@ import type {
   ExportFormat,
   ImportResult,
   ImportRejectedRow,
+  Backup,
 } from './types'
 
 /** KitClientOptions configures a KitClient; every field is optional. */
@@ -455,6 +456,26 @@ export class SuperAdminClient {
     return this.client.cached(collectionCacheKey(collection, `super-admin:item/${id}`), opts, () =>
       this.client.request<T>('GET', `super-admin/${enc(collection)}/${enc(id)}`, { signal: opts.signal }),
     )
+  }
+
+  /** backups lists the server's backups, newest first (`GET /api/super-admin/backups`); 404 when it keeps none. */
+  async backups(opts: { signal?: AbortSignal } = {}): Promise<Backup[]> {
+    const res = await this.client.request<{ items: Backup[] }>('GET', 'super-admin/backups', { signal: opts.signal })
+    return res.items
+  }
+
+  /** createBackup makes a backup now, the database and the files (`POST /api/super-admin/backups`). */
+  createBackup(): Promise<Backup> {
+    return this.client.request<Backup>('POST', 'super-admin/backups')
+  }
+
+  /**
+   * downloadBackup asks for the archive `name` and resolves with the
+   * response unread: `await res.blob()` for a download, `res.body` to
+   * stream it.
+   */
+  downloadBackup(name: string, opts: { signal?: AbortSignal } = {}): Promise<Response> {
+    return this.client.send('GET', `super-admin/backups/${enc(name)}`, { headers: { Accept: 'application/x-tar' }, signal: opts.signal })
   }
 }
 

@@ -165,6 +165,16 @@ export interface TrashedRecord<T = KitRecord> {
   record: T
 }
 
+/** Backup is a backup archive of the server's backup store (super-admins). */
+export interface Backup {
+  /** The archive's name, `kit-....tar`. */
+  name: string
+  /** Its length in bytes. */
+  size: number
+  /** When it was written (RFC 3339). */
+  createdAt: string
+}
+
 /** The formats of an export and an import. */
 export type ExportFormat = 'csv' | 'json' | 'ndjson'
 

@@ -150,3 +150,21 @@ describe('revert of an update event', () => {
     expect((await refusal(clientAs('gus').team('globex').revertEvent(event.id!))).status).toBe(404)
   })
 })
+
+describe('backups of a super-admin', () => {
+  it('makes a backup, lists it and downloads the archive', async () => {
+    const root = clientAs('root').superAdmin()
+    const made = await root.createBackup()
+    expect(made.name).toMatch(/^kit-.*\.tar$/)
+    expect((await root.backups()).map((b) => b.name)).toContain(made.name)
+    const res = await root.downloadBackup(made.name)
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    expect(bytes.length, 'the archive length').toBe(made.size)
+    expect(new TextDecoder().decode(bytes.slice(0, 13)), 'the first entry').toBe('manifest.json')
+  })
+
+  it('refuses a user who is no super-admin with 403', async () => {
+    expect((await refusal(clientAs('ann').superAdmin().backups())).status).toBe(403)
+    expect((await refusal(clientAs('ann').superAdmin().createBackup())).status).toBe(403)
+  })
+})
