@@ -192,6 +192,13 @@ func (l *searchLog) all() []string {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
+	return newWorldWith(t, nil)
+}
+
+// newWorldWith is newWorld with the Kit's config changed by tweak first
+// (when not nil).
+func newWorldWith(t *testing.T, tweak func(*kit.Config)) *world {
+	t.Helper()
 	ctx := t.Context()
 	suppliers, err := external.DefineExternalCollection(external.Config{
 		Name:   "suppliers",
@@ -203,8 +210,12 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := kittest.NewKit(t, kit.Config{Schemas: schemas, Definitions: []collections.Definition{suppliers.Definition()},
-		Files: kit.FilesConfig{Dir: filepath.Join(t.TempDir(), "kit-files")}})
+	cfg := kit.Config{Schemas: schemas, Definitions: []collections.Definition{suppliers.Definition()},
+		Files: kit.FilesConfig{Dir: filepath.Join(t.TempDir(), "kit-files")}}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	k := kittest.NewKit(t, cfg)
 	external.MustRegister(ctx, k, suppliers)
 	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
 		t.Fatalf("install events: %v", err)

@@ -22,6 +22,7 @@ export function createAdminRouter(session: Session): Router {
           { path: 'teams/:team/collections/:collection/trash', name: 'trash', component: () => import('./pages/TrashPage.vue') },
           { path: 'teams/:team/collections/:collection/import', name: 'import', component: () => import('./pages/ImportPage.vue') },
           { path: 'teams/:team/activity', name: 'activity', component: () => import('./pages/ActivityPage.vue') },
+          { path: 'backups', name: 'backups', component: () => import('./pages/BackupsPage.vue') },
         ],
       },
       { path: '/:rest(.*)*', redirect: '/' },
