@@ -282,3 +282,44 @@ func TestBrowserImport(t *testing.T) {
 		}
 	})
 }
+
+// TestBrowserTrashPages: a trash of more entries than a page shows them
+// a page at a time; Next shows the rest, and a bigger page size all.
+func TestBrowserTrashPages(t *testing.T) {
+	w := newWorld(t)
+	for i := 1; i <= 25; i++ {
+		title := fmt.Sprintf("Old task %02d", i)
+		w.create(t, w.alice, "workTasks", title, nil)
+		if err := w.k.Records("workTasks").Delete(t.Context(), w.alice, w.ids[title]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := newTab(t, w)
+	count := `document.querySelectorAll('[data-test=trash-title]').length`
+
+	t.Run("the first page shows 20 of the 25 entries, newest first", func(t *testing.T) {
+		p.step(t)
+		p.signIn("/teams/acme/collections/workTasks/trash")
+		p.waitFor("a page of 20", count+` === 20`)
+		if first := eval[string](p, `document.querySelector('[data-test=trash-title]').innerText.trim()`); first != "Old task 25" {
+			t.Errorf("got %q first, want Old task 25 (the newest)", first)
+		}
+		p.waitText("[data-test=trash-pagination]", "25")
+	})
+
+	t.Run("the next page shows the other 5", func(t *testing.T) {
+		p.step(t)
+		p.do(chromedp.Click(chromedp.CSS(`[data-test=trash-pagination] button[aria-label="Next page"]`)))
+		p.waitFor("the last 5", count+` === 5`)
+		if last := eval[string](p, `[...document.querySelectorAll('[data-test=trash-title]')].pop().innerText.trim()`); last != "Old task 01" {
+			t.Errorf("got %q last, want Old task 01 (the oldest)", last)
+		}
+	})
+
+	t.Run("a page size of 50 shows every entry", func(t *testing.T) {
+		p.step(t)
+		eval[bool](p, `(() => { const s = document.querySelector('[data-test=trash-pagination] select'); s.value = '50'; return s.dispatchEvent(new Event('change')) })()`)
+		p.waitFor("all 25", count+` === 25`)
+		p.checkAccessibility("the trash's pages")
+	})
+}
