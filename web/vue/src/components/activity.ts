@@ -37,4 +37,19 @@ export const operationClass: Record<string, string> = {
   delete: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
   move: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
   reorder: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+  restore: 'bg-teal-100 text-teal-800 dark:bg-teal-900 dark:text-teal-200',
+  purge: 'bg-red-200 text-red-900 dark:bg-red-950 dark:text-red-100',
+}
+
+/** The operations of kit's audit events, in the order the filter lists them. */
+export const knownOperations = ['create', 'update', 'delete', 'move', 'reorder', 'restore', 'purge']
+
+/**
+ * sentenceKey is the key under kit.activity.sentence of what a row says
+ * for e: its operation's, 'trash' for a delete into the trash
+ * (metadata.trashed), 'other' for an operation kit does not know.
+ */
+export function sentenceKey(e: { operation: string; metadata?: Record<string, unknown> }): string {
+  if (e.operation === 'delete' && e.metadata?.trashed === true) return 'trash'
+  return knownOperations.includes(e.operation) ? e.operation : 'other'
 }

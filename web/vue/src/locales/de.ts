@@ -148,6 +148,8 @@ export const kitMessagesDe: KitMessages = {
         delete: 'Löschen',
         move: 'Verschieben',
         reorder: 'Umsortieren',
+        restore: 'Wiederherstellen',
+        purge: 'Endgültig löschen',
       },
       sentence: {
         create: '{user} hat {collection} {record} angelegt',
@@ -155,6 +157,9 @@ export const kitMessagesDe: KitMessages = {
         delete: '{user} hat {collection} {record} gelöscht',
         move: '{user} hat {collection} {record} verschoben',
         reorder: '{user} hat {collection} {record} umsortiert',
+        trash: '{user} hat {collection} {record} in den Papierkorb gelegt',
+        restore: '{user} hat {collection} {record} aus dem Papierkorb wiederhergestellt',
+        purge: '{user} hat {collection} {record} endgültig gelöscht',
         other: '{user} hat {collection} {record} bearbeitet',
       },
       detailTitle: '{operation}: {collection} „{record}“',

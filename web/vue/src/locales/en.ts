@@ -153,6 +153,8 @@ export const kitMessagesEn = {
         delete: 'Delete',
         move: 'Move',
         reorder: 'Reorder',
+        restore: 'Restore',
+        purge: 'Delete for good',
       },
       // What a row says: {user} and {record} are the user's name and the
       // record's title, {collection} the collection's name for one record.
@@ -162,6 +164,9 @@ export const kitMessagesEn = {
         delete: '{user} deleted {collection} {record}',
         move: '{user} moved {collection} {record}',
         reorder: '{user} reordered {collection} {record}',
+        trash: '{user} moved {collection} {record} to the trash',
+        restore: '{user} restored {collection} {record} from the trash',
+        purge: '{user} deleted {collection} {record} for good',
         other: '{user} changed {collection} {record}',
       },
       detailTitle: '{operation}: {collection} “{record}”',

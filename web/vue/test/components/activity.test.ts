@@ -144,10 +144,24 @@ describe('KitActivityEventRow', () => {
   })
 })
 
+describe('KitActivityEventRow says what the trash did', () => {
+  it.each([
+    ['a delete into the trash', { operation: 'delete', metadata: { trashed: true } }, 'Ann moved Product “p1” to the trash', 'Delete'],
+    ['a restore', { operation: 'restore' }, 'Ann restored Product “p1” from the trash', 'Restore'],
+    ['a purge', { operation: 'purge' }, 'Ann deleted Product “p1” for good', 'Delete for good'],
+    ['a delete for good at once', { operation: 'delete' }, 'Ann deleted Product “p1”', 'Delete'],
+  ])('words %s', (_, over, sentence, badge) => {
+    const w = mount(KitActivityEventRow, { props: { event: event({ ...over, changes: [] }) } })
+    expect(w.find('[data-kit-event-open]').text()).toBe(sentence)
+    expect(w.find('[data-kit-operation] span').text()).toBe(badge)
+  })
+})
+
 describe('KitActivityFilters', () => {
-  it("offers every operation kit tracks (create, update, delete, move, reorder) and emits the one chosen", async () => {
+  it("offers every operation kit tracks (create, update, delete, move, reorder, restore, purge) and emits the one chosen", async () => {
     const w = mount(KitActivityFilters, { props: { modelValue: {} } })
-    expect(w.findAll('[data-kit-filter="operation"] option').map((o) => o.attributes('value'))).toEqual(['', 'create', 'update', 'delete', 'move', 'reorder'])
+    expect(w.findAll('[data-kit-filter="operation"] option').map((o) => o.attributes('value'))).toEqual(['', 'create', 'update', 'delete', 'move', 'reorder', 'restore', 'purge'])
+    expect(w.findAll('[data-kit-filter="operation"] option').map((o) => o.text()).slice(6)).toEqual(['Restore', 'Delete for good'])
     await w.find('[data-kit-filter="operation"]').setValue('move')
     expect(w.emitted('update:modelValue')).toEqual([[{ operation: 'move' }]])
   })
