@@ -30,8 +30,8 @@
 //	events cleanup         delete audit events past retention (--dry-run: only print them)
 //	export                 write a team's records of a collection as CSV, JSON or NDJSON
 //	import                 create a team's records from CSV, JSON or NDJSON, all rows or none
-//	backup                 write a consistent copy of a SQLite database while kit serves
-//	restore                put a SQLite backup back into an empty database (--force: any)
+//	backup                 write a backup archive (database and files) while kit serves
+//	restore                put a backup archive back into an empty database (--force: any)
 //	migrate plan           print the schema changes kit serve would make, with SQL
 //	migrate apply          make the pending schema changes (--drop: drop removed columns)
 //	help                   print this list, or a command's usage and flags
