@@ -249,7 +249,11 @@ func (k *Kit) scheduledBackup(ctx context.Context) {
 	if keep <= 0 {
 		keep = 7
 	}
-	if err := k.pruneBackups(ctx, keep); err != nil {
+	// The backup is made: the pruning finishes even when the Kit is
+	// closing, so no more than Keep stay, bounded for a store that hangs.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	if err := k.pruneBackups(pctx, keep); err != nil {
 		k.logger.Error("kit: remove old backups", slog.String("err", err.Error()))
 	}
 }
