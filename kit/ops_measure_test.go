@@ -165,3 +165,71 @@ func measure(fn func()) (time.Duration, uint64) {
 	}
 	return took, 0
 }
+
+// TestMeasureExportMillion measures the export of KIT_MEASURE_EXPORT_ROWS
+// rows (docs/operations.md, "Export and import"; 1000000 for its figure)
+// on a SQLite file, and on PostgreSQL with KIT_TEST_POSTGRES: it seeds
+// them through Records.Import in chunks of 50,000 (one import of them
+// all would hold about 45 times the CSV in memory), then prints the time
+// and the Go heap of a CSV and an NDJSON export, and asserts nothing
+// about them. It runs only when the variable is set, alone: go test ./kit
+// -run TestMeasureExportMillion -v -timeout 60m.
+func TestMeasureExportMillion(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("KIT_MEASURE_EXPORT_ROWS"))
+	if n <= 0 {
+		t.Skip("KIT_MEASURE_EXPORT_ROWS is not set: the export figure is not measured")
+	}
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		cfg := kit.Config{Definitions: deskDefinitions(), Changes: kit.ChangesConfig{Disabled: true}, Logger: quietLogger()}
+		if e == testdb.EngineSQLite {
+			cfg.SQLitePath = filepath.Join(t.TempDir(), "kit.db")
+		} else {
+			cfg.DB = testdb.Open(t, e)
+		}
+		k, err := kit.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer k.Close()
+		ctx := t.Context()
+		team, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Ann", Email: "ann@example.com"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := kit.Actor{UserID: user.ID, TeamID: team.ID, Role: teamauth.RoleOwner}
+		tasks := k.Records("deskTasks")
+		const chunk = 50_000
+		seeded := time.Now()
+		for start := 0; start < n; start += chunk {
+			var csv bytes.Buffer
+			csv.WriteString("title,sku,price,stock,isActive,dueAt\n")
+			for i := start; i < min(n, start+chunk); i++ {
+				fmt.Fprintf(&csv, "Task number %d,SKU-%07d,%d.%02d,%d,%t,2026-12-%02dT00:00:00Z\n", i, i, i%1000, i%100, i%50, i%2 == 0, 1+i%28)
+			}
+			if _, err := tasks.Import(ctx, a, kit.ExportCSV, &csv); err != nil {
+				t.Fatalf("seed rows %d to %d: %v", start, start+chunk, err)
+			}
+		}
+		t.Logf("%s: seeded %d rows in %v", e, n, time.Since(seeded).Round(time.Second))
+		for _, f := range []kit.ExportFormat{kit.ExportCSV, kit.ExportNDJSON} {
+			var w countWriter
+			took, peak := measure(func() { err = tasks.Export(ctx, a, nil, f, &w) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: export of %d rows as %s (%.1f MB): %v, %.0f rows/s, heap in use +%.0f MB", e, n, f, float64(w.n)/1e6, took.Round(time.Millisecond), float64(n)/took.Seconds(), float64(peak)/1e6)
+			live := &liveWriter{}
+			runtime.GC()
+			var base runtime.MemStats
+			runtime.ReadMemStats(&base)
+			if err := tasks.Export(ctx, a, nil, f, live); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: export as %s: live heap at most %+.1f MB over %.1f MB before", e, f, float64(int64(live.max)-int64(base.HeapAlloc))/1e6, float64(base.HeapAlloc)/1e6)
+		}
+	})
+}
