@@ -136,7 +136,10 @@ func newWorkload(name string, ds *dataset, ids []string, seq *atomic.Int64) work
 
 func (d *dataset) word(r *rand.Rand) string { return d.Vocab[r.IntN(len(d.Vocab))] }
 
-// phase is the outcome of driving one workload for a while.
+// phase is the outcome of driving one workload for a while. requests
+// and latencies count the answers the workload wanted only; a refusal (a
+// 503 with Retry-After from a full scan queue, say) or any other failure
+// counts in errors, so that it adds nothing to a server's throughput.
 type phase struct {
 	requests  int64
 	errors    int64
@@ -199,8 +202,9 @@ func (g *generator) run(ctx context.Context, t target, wl workload, d time.Durat
 				}
 				t0 := time.Now()
 				status, body, err := g.do(ctx, t, req)
-				mine = append(mine, time.Since(t0))
-				if err != nil || status != wl.want {
+				if err == nil && status == wl.want {
+					mine = append(mine, time.Since(t0))
+				} else {
 					mu.Lock()
 					out.errors++
 					if out.firstErr == "" {

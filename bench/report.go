@@ -243,10 +243,11 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 			fmt.Fprintf(w, "errors in %s/%s: %d, first: %s\n", r.workload, r.server, r.errors, r.firstErr)
 		}
 	}
-	fmt.Fprintln(w, "\nreq/s: answered requests per second of the timed run; p50/p99: latency as the client saw it; ÷ baseline:")
+	fmt.Fprintln(w, "\nreq/s: successful answers per second of the timed run (an error, such as a refused list's 503, counts in")
+	fmt.Fprintln(w, "errors and in no other figure); p50/p99: latency as the client saw it; ÷ baseline:")
 	fmt.Fprintln(w, "the row's figure divided by its baseline's (kit's by raw-audit's where that ran, the same work done by hand,")
 	fmt.Fprintln(w, "else by raw's; kit-no-events' and raw-audit's by raw's); CPU per request: the server child's CPU time (\"+ db\":")
-	fmt.Fprintln(w, "and the PostgreSQL processes') divided by the requests answered; peak PSS: the server children's proportional")
+	fmt.Fprintln(w, "and the PostgreSQL processes') divided by the successful answers; peak PSS: the server children's proportional")
 	fmt.Fprintln(w, "set size, sampled every 100 ms from the warm-up on (the highest of the rounds; a page that several mappings")
 	fmt.Fprintln(w, "share counts once); server/gen/other CPU: CPU time of the server child (\"+ db\": and of the PostgreSQL")
 	fmt.Fprintln(w, "processes), of the generator and of every other process on the machine during the timed run, in % of one")
