@@ -193,13 +193,6 @@ func (k *Kit) newMutation(ctx context.Context, op Operation, key string, a Actor
 	}
 }
 
-// hasHooks reports whether any mutation listener is registered.
-func (k *Kit) hasHooks() bool {
-	k.hooksMu.RLock()
-	defer k.hooksMu.RUnlock()
-	return len(k.txHooks) > 0 || len(k.rowsHooks) > 0 || len(k.hooks) > 0
-}
-
 // needsDeleteState reports whether a listener reads a delete's
 // BeforeData: every OnMutationTx and OnMutation listener, and the
 // OnMutationRows listeners registered without NoDeleteState.
