@@ -2,17 +2,13 @@ package main
 
 import (
 	"bytes"
-	"context"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/collectionkit/kit/internal/files"
-	"github.com/collectionkit/kit/internal/pgopen"
 	"github.com/collectionkit/kit/internal/testdb"
 )
 
@@ -28,68 +24,15 @@ func TestBackupAndRestoreOnPostgreSQL(t *testing.T) {
 		}
 	}
 	w := newDataWorld(t)
-	schema := testdb.NewSchema(t, dsn)
-	src := withSearchPath(dsn, schema)
+	schema, src := seedPostgresShop(t, w, dsn)
 	ctx := t.Context()
-	code, user, stderr := runKit(t, "user", "create", "--name", "Ann", "--db", src)
-	if code != 0 {
-		t.Fatal(stderr)
-	}
-	for _, args := range [][]string{
-		{"team", "create", "--name", "Acme", "--slug", "acme", "--db", src},
-		{"member", "add", "--team", "acme", "--user", strings.TrimSpace(user), "--role", "owner", "--db", src},
-	} {
-		if code, _, stderr := runKit(t, args...); code != 0 {
-			t.Fatalf("%v: %s", args, stderr)
-		}
-	}
-	csv := filepath.Join(t.TempDir(), "products.csv")
-	if err := os.WriteFile(csv, []byte("title,sku,price\nHammer,H-1,9.99\nSaw,S-1,\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := runKit(t, "import", "--team", "acme", "--collection", "shopProducts", "--db", src, "--schemas", w.schemas, csv); code != 0 {
-		t.Fatal(stderr)
-	}
 	dir := t.TempDir()
 	blob := bytes.Repeat([]byte{0, 1, 2, 255}, 30000)
 	if _, err := (files.Dir{Root: filepath.Join(dir, "files")}).Put(ctx, "t/c/r/x-photo.bin", bytes.NewReader(blob), ""); err != nil {
 		t.Fatal(err)
 	}
 
-	// A new database to restore into, with the extension a schema's dump
-	// leaves out; dropped when the test ends.
-	admin, err := pgopen.Open(ctx, dsn, pgopen.Options{MaxOpenConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	name := strings.Replace(schema, "kit_test_", "kit_restore_", 1)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
-		admin.Close()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
-			t.Errorf("drop database %s: %v", name, err)
-		}
-		admin.Close()
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path = "/" + name
-	target, err := pgopen.Open(ctx, u.String(), pgopen.Options{MaxOpenConns: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = target.ExecContext(ctx, "CREATE EXTENSION IF NOT EXISTS pg_trgm")
-	target.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := withSearchPath(u.String(), schema)
+	dst := withSearchPath(scratchDatabase(t, dsn, schema), schema)
 	archive := filepath.Join(dir, "kit.tar")
 	restored := filepath.Join(dir, "restored-files")
 	tests := []struct {

@@ -26,22 +26,50 @@ func TestPgDumpRecipeRestoresTheRecords(t *testing.T) {
 		}
 	}
 	w := newDataWorld(t) // for its schemas folder
-	schema := testdb.NewSchema(t, dsn)
-	src := withSearchPath(dsn, schema)
+	schema, src := seedPostgresShop(t, w, dsn)
 	ctx := t.Context()
-	for _, args := range [][]string{
-		{"team", "create", "--name", "Acme", "--slug", "acme", "--db", src},
+	dst := scratchDatabase(t, dsn, schema)
+	dump := filepath.Join(t.TempDir(), "kit.dump")
+	for _, cmd := range [][]string{
+		{"pg_dump", "--format=custom", "--schema=" + schema, "--file", dump, dsn},
+		{"pg_restore", "--no-owner", "--dbname", dst, dump},
 	} {
-		if code, _, stderr := runKit(t, args...); code != 0 {
-			t.Fatalf("%v: %s", args, stderr)
+		if out, err := exec.CommandContext(ctx, cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", cmd[0], err, out)
 		}
 	}
+	export := func(db string) string {
+		code, stdout, stderr := runKit(t, "export", "--team", "acme", "--collection", "shopProducts", "--format", "ndjson", "--sort", "sku", "--db", db, "--schemas", w.schemas)
+		if code != 0 {
+			t.Fatalf("export from %s: %s", db, stderr)
+		}
+		return stdout
+	}
+	got, want := export(withSearchPath(dst, schema)), export(src)
+	if got != want || strings.Count(got, "\n") != 2 {
+		t.Errorf("got restored records %q, want the original's %q", got, want)
+	}
+}
+
+// seedPostgresShop makes a fresh PostgreSQL schema on dsn (dropped when t
+// ends) holding, through the kit command, the team acme, its owner Ann
+// and two shop products imported from CSV; it returns the schema and the
+// URL that serves it.
+func seedPostgresShop(t *testing.T, w *dataWorld, dsn string) (schema, src string) {
+	t.Helper()
+	schema = testdb.NewSchema(t, dsn)
+	src = withSearchPath(dsn, schema)
 	code, user, stderr := runKit(t, "user", "create", "--name", "Ann", "--db", src)
 	if code != 0 {
 		t.Fatal(stderr)
 	}
-	if code, _, stderr := runKit(t, "member", "add", "--team", "acme", "--user", strings.TrimSpace(user), "--role", "owner", "--db", src); code != 0 {
-		t.Fatal(stderr)
+	for _, args := range [][]string{
+		{"team", "create", "--name", "Acme", "--slug", "acme", "--db", src},
+		{"member", "add", "--team", "acme", "--user", strings.TrimSpace(user), "--role", "owner", "--db", src},
+	} {
+		if code, _, stderr := runKit(t, args...); code != 0 {
+			t.Fatalf("%v: %s", args, stderr)
+		}
 	}
 	csv := filepath.Join(t.TempDir(), "products.csv")
 	if err := os.WriteFile(csv, []byte("title,sku,price\nHammer,H-1,9.99\nSaw,S-1,\n"), 0o644); err != nil {
@@ -50,8 +78,16 @@ func TestPgDumpRecipeRestoresTheRecords(t *testing.T) {
 	if code, _, stderr := runKit(t, "import", "--team", "acme", "--collection", "shopProducts", "--db", src, "--schemas", w.schemas, csv); code != 0 {
 		t.Fatal(stderr)
 	}
+	return schema, src
+}
 
-	// A new database to restore into, dropped when the test ends.
+// scratchDatabase creates a new database on dsn's server, named after
+// schema and dropped when t ends, and returns its URL. It has pg_trgm,
+// the extension kit creates for its search indexes, which a dump of one
+// schema leaves out (a whole database's dump, the recipe's, has it).
+func scratchDatabase(t *testing.T, dsn, schema string) string {
+	t.Helper()
+	ctx := t.Context()
 	admin, err := pgopen.Open(ctx, dsn, pgopen.Options{MaxOpenConns: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -74,11 +110,7 @@ func TestPgDumpRecipeRestoresTheRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	u.Path = "/" + name
-	dst := u.String()
-
-	// A dump of one schema leaves out the extension kit creates for its
-	// search indexes (a whole database's dump, the recipe's, has it).
-	target, err := pgopen.Open(ctx, dst, pgopen.Options{MaxOpenConns: 1})
+	target, err := pgopen.Open(ctx, u.String(), pgopen.Options{MaxOpenConns: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,24 +119,5 @@ func TestPgDumpRecipeRestoresTheRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dump := filepath.Join(t.TempDir(), "kit.dump")
-	for _, cmd := range [][]string{
-		{"pg_dump", "--format=custom", "--schema=" + schema, "--file", dump, dsn},
-		{"pg_restore", "--no-owner", "--dbname", dst, dump},
-	} {
-		if out, err := exec.CommandContext(ctx, cmd[0], cmd[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", cmd[0], err, out)
-		}
-	}
-	export := func(db string) string {
-		code, stdout, stderr := runKit(t, "export", "--team", "acme", "--collection", "shopProducts", "--format", "ndjson", "--sort", "sku", "--db", db, "--schemas", w.schemas)
-		if code != 0 {
-			t.Fatalf("export from %s: %s", db, stderr)
-		}
-		return stdout
-	}
-	got, want := export(withSearchPath(dst, schema)), export(src)
-	if got != want || strings.Count(got, "\n") != 2 {
-		t.Errorf("got restored records %q, want the original's %q", got, want)
-	}
+	return u.String()
 }
