@@ -90,6 +90,11 @@ type batchReq struct {
 	// differ holds an update's compared values.
 	differ []any
 	guard  *WriteGuard
+	// rows are commit rows inserted with the write (see joinedrows.go).
+	rows []CommitRows
+	// version, when not "", is the row version (xmin) an update's record
+	// must still have (see UpdateLoggedAt).
+	version string
 	// before and written are an update's outcome.
 	before  Record
 	written bool
@@ -119,7 +124,7 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 		sh.running++
 		b.mu.Unlock()
 		defer s.shareNext(key, sh, params) // a panic in one frees the slot too
-		return one(r.ctx, r)
+		return runAlone(r.ctx, r, one)
 	}
 	r.lead, r.done = make(chan []*batchReq, 1), make(chan struct{})
 	sh.queue = append(sh.queue, r)
@@ -148,7 +153,7 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 		alone := func() {
 			for _, m := range batch {
 				m.before, m.written = nil, false
-				m.err = one(context.WithoutCancel(m.ctx), m)
+				m.err = runAlone(context.WithoutCancel(m.ctx), m, one)
 			}
 		}
 		if len(batch) == 1 {
@@ -158,6 +163,11 @@ func (s *Store) share(key batchKey, r *batchReq, params int, one func(ctx contex
 		var ps sqlStater
 		switch err := many(batch); {
 		case err == nil:
+			for _, m := range batch {
+				if m.err == nil && m.wrote() {
+					rowsDone(m.rows, nil)
+				}
+			}
 		case errors.Is(err, errAlone), errors.As(err, &ps):
 			// PostgreSQL rejected the batch, so nothing of it was
 			// written: each write on its own.
@@ -226,10 +236,12 @@ func keyOf(op string, c *collections.Collection, cols []string, logged bool, g *
 }
 
 // insertBatched runs InsertLogged's create, alone or in a batch.
-func (s *Store) insertBatched(ctx context.Context, c *collections.Collection, ch *Change, cols []string, args []any, g *WriteGuard) error {
-	r := &batchReq{ctx: ctx, ch: ch, args: args, guard: g}
-	return s.share(keyOf("create", c, cols, ch != nil, g), r, len(args)+7,
-		func(ctx context.Context, r *batchReq) error { return s.insertOne(ctx, r.guard, c, cols, r.args, r.ch) },
+func (s *Store) insertBatched(ctx context.Context, c *collections.Collection, ch *Change, cols []string, args []any, g *WriteGuard, rows []CommitRows, extra int) error {
+	r := &batchReq{ctx: ctx, ch: ch, args: args, guard: g, rows: rows}
+	return s.share(keyOf("create", c, cols, ch != nil, g), r, len(args)+7+extra,
+		func(ctx context.Context, r *batchReq) error {
+			return s.insertOne(ctx, r.guard, c, cols, r.args, r.ch, r.rows)
+		},
 		func(batch []*batchReq) error { return s.runInsertBatch(c, cols, batch) })
 }
 
@@ -307,6 +319,10 @@ func (s *Store) batchInsertSQL(c *collections.Collection, cols []string, batch [
 		}
 		b.WriteString(") AS kit_c WHERE EXISTS (SELECT 1 FROM kit_row))")
 	}
+	args, err := s.joinedRowsSQL(&b, args, batch, "EXISTS (SELECT 1 FROM kit_row)")
+	if err != nil {
+		return "", nil, err
+	}
 	b.WriteString(" SELECT count(*) FROM kit_row")
 	return b.String(), args, nil
 }
@@ -338,7 +354,7 @@ func (s *Store) runDeleteBatch(c *collections.Collection, batch []*batchReq) err
 	if sameRecordTwice(batch) {
 		return errAlone
 	}
-	q, args, err := deleteBatchSQL(c, batch)
+	q, args, err := s.deleteBatchSQL(c, batch)
 	if err != nil {
 		return err
 	}
@@ -373,7 +389,7 @@ func (s *Store) deletedKeys(ctx context.Context, q string, args []any) (map[[2]s
 // records (of their own teams) in (team, id) order and deletes them, with
 // the row counts per team and, when logged, a change row for each record
 // deleted. It returns the deleted records' team and id.
-func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any, error) {
+func (s *Store) deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any, error) {
 	logged := batch[0].ch != nil
 	var b strings.Builder
 	args := make([]any, 0, len(batch)*8+1)
@@ -422,6 +438,10 @@ func deleteBatchSQL(c *collections.Collection, batch []*batchReq) (string, []any
 		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
 			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), v.c_team, v.c_collection, v.c_operation, v.c_ids, v.c_correlation, v.c_ts
 			FROM kit_v AS v JOIN kit_row AS r ON r."team_id" = v.team AND r."id" = v.id)`)
+	}
+	args, err := s.joinedRowsSQL(&b, args, batch, `(kit_r.kit_team, kit_r.kit_id) IN (SELECT "team_id", "id" FROM kit_row)`)
+	if err != nil {
+		return "", nil, err
 	}
 	b.WriteString(` SELECT "team_id", "id" FROM kit_row`)
 	return b.String(), args, nil
@@ -539,6 +559,9 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 	for i, col := range u.compared {
 		cast(fmt.Sprintf("d%d", i), types[col])
 	}
+	if u.versioned {
+		cast("ver", "TEXT")
+	}
 	if logged {
 		for _, n := range []string{"c_team", "c_collection", "c_operation", "c_ids", "c_correlation"} {
 			cast(n, "TEXT")
@@ -560,6 +583,9 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 		}
 		args = append(args, r.args...)
 		args = append(args, r.differ...)
+		if u.versioned {
+			args = append(args, r.version)
+		}
 		if logged {
 			ids, err := json.Marshal(r.ch.ItemIDs)
 			if err != nil {
@@ -581,6 +607,9 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 		}
 		b.WriteString(" AND kit_t." + quote(owner.Column) + " = kit_v.owner")
 	}
+	if u.versioned {
+		b.WriteString(" AND CAST(kit_t.xmin AS TEXT) = kit_v.ver")
+	}
 	if g := batch[0].guard; g != nil {
 		b.WriteString(" WHERE (" + g.query + ") = ?")
 		args = append(args, g.want)
@@ -592,14 +621,15 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 		}
 		fmt.Fprintf(&b, "%s = kit_v.s%d", col, i)
 	}
-	b.WriteString(" FROM kit_before JOIN kit_v ON kit_v.k = kit_before.kit_k WHERE " + table + `."team_id" = kit_before."team_id" AND ` + table + `."id" = kit_before."id" AND (`)
-	for i, col := range u.compared {
-		if i > 0 {
-			b.WriteString(" OR ")
+	b.WriteString(" FROM kit_before JOIN kit_v ON kit_v.k = kit_before.kit_k WHERE " + table + `."team_id" = kit_before."team_id" AND ` + table + `."id" = kit_before."id"`)
+	if len(u.compared) > 0 {
+		differs := make([]string, len(u.compared))
+		for i, col := range u.compared {
+			differs[i] = fmt.Sprintf("kit_before.%s IS DISTINCT FROM kit_v.d%d", col, i)
 		}
-		fmt.Fprintf(&b, "kit_before.%s IS DISTINCT FROM kit_v.d%d", col, i)
+		b.WriteString(" AND (" + strings.Join(differs, " OR ") + ")")
 	}
-	b.WriteString(")  RETURNING kit_v.k AS kit_w, " + table + `."team_id" AS kit_team)`)
+	b.WriteString("  RETURNING kit_v.k AS kit_w, " + table + `."team_id" AS kit_team)`)
 	// One delta row of 0 per team written: the team's rows changed (see
 	// totals.go).
 	b.WriteString(", kit_count AS (" + deltaRows(c, "kit_team", "0", true) + ")")
@@ -609,6 +639,10 @@ func (s *Store) updateBatchSQL(c *collections.Collection, u *update, batch []*ba
 		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
 			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), kit_v.c_team, kit_v.c_collection, kit_v.c_operation, kit_v.c_ids, kit_v.c_correlation, kit_v.c_ts
 			FROM kit_v JOIN kit_row ON kit_row.kit_w = kit_v.k)`)
+	}
+	args, err := s.joinedRowsSQL(&b, args, batch, "kit_r.kit_k IN (SELECT kit_w FROM kit_row)")
+	if err != nil {
+		return "", nil, err
 	}
 	b.WriteString(" SELECT " + s.selectList(c) + ", kit_k, kit_w IS NOT NULL FROM kit_before LEFT JOIN kit_row ON kit_w = kit_k")
 	return b.String(), args, nil

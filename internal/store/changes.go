@@ -127,7 +127,7 @@ func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
 // may read; kit_row is q's row with the RETURNING list ret (it must
 // return "team_id"); main is the statement's own
 // query, which may read both and takes no arguments. args are those of
-// pre and q in that order; ch's follow. Outside a transaction the statement commits by
+// pre and q in that order; ch's and rows' follow. Outside a transaction the statement commits by
 // itself: the record, its count and its change row are written together
 // or not at all, in one round trip instead of four (BEGIN, the record,
 // the change, COMMIT).
@@ -136,7 +136,7 @@ func (s *Store) RecordChange(ctx context.Context, tx bun.Tx, ch Change) error {
 // record's write has already assigned it) before its position (nextval),
 // as RecordChange's INSERT does, so that the cursor's horizon argument
 // holds (see the top of this file).
-func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch *Change, main string, args []any) (string, []any, error) {
+func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch *Change, rows []CommitRows, main string, args []any) (string, []any, error) {
 	var b strings.Builder
 	b.WriteString("WITH ")
 	if pre != "" {
@@ -152,6 +152,13 @@ func (s *Store) logged(c *collections.Collection, pre, q, ret string, n int, ch 
 		b.WriteString(`, kit_change AS (INSERT INTO kit_changes (xid, id, team_id, collection, operation, item_ids, correlation_id, ts)
 			SELECT pg_current_xact_id(), nextval('kit_changes_id_seq'), ?, ?, ?, ?, ?, ? FROM kit_row)`)
 		args = append(args, ch.TeamID, ch.Collection, ch.Operation, string(ids), ch.CorrelationID, ch.Timestamp)
+	}
+	if len(rows) > 0 {
+		var err error
+		args, err = s.joinedRowsSQL(&b, args, []*batchReq{{rows: rows}}, "EXISTS (SELECT 1 FROM kit_row)")
+		if err != nil {
+			return "", nil, err
+		}
 	}
 	b.WriteString(" " + main)
 	return b.String(), args, nil

@@ -22,7 +22,11 @@ import (
 // for every row, so the statement cache compiles it once per connection.
 type rowInsert struct {
 	query  string
+	table  string
 	fields []*schema.Field
+	// types are the fields' SQL types, for the casts of a VALUES list
+	// (see joinedRowsSQL).
+	types []string
 }
 
 // rowInserts remembers each model type's rowInsert, or nil when its
@@ -50,7 +54,7 @@ func newRowInsert(db *bun.DB, slice reflect.Type) *rowInsert {
 		return nil
 	}
 	table := db.Dialect().Tables().Get(elem)
-	ri := &rowInsert{}
+	ri := &rowInsert{table: string(table.SQLName)}
 	var q strings.Builder
 	q.WriteString("INSERT INTO ")
 	q.WriteString(string(table.SQLName))
@@ -64,6 +68,7 @@ func newRowInsert(db *bun.DB, slice reflect.Type) *rowInsert {
 		}
 		q.WriteString(string(f.SQLName))
 		ri.fields = append(ri.fields, f)
+		ri.types = append(ri.types, f.CreateTableSQLType)
 	}
 	q.WriteString(") VALUES (")
 	q.WriteString(strings.TrimSuffix(strings.Repeat("?, ", len(ri.fields)), ", "))
@@ -98,9 +103,9 @@ func plainField(f *schema.Field) bool {
 var errNUL = errors.New("store: a commit row's string holds a NUL byte")
 
 // args returns the values of row (a struct or a pointer to one) for
-// query's placeholders, as bun would write them on SQLite: times in UTC
-// as bun's text.
-func (ri *rowInsert) args(row reflect.Value) ([]any, error) {
+// query's placeholders, as bun would write them: times in UTC, as bun's
+// text on SQLite and as time.Time for PostgreSQL's driver (pg).
+func (ri *rowInsert) args(row reflect.Value, pg bool) ([]any, error) {
 	if row.Kind() == reflect.Pointer {
 		row = row.Elem()
 	}
@@ -120,8 +125,12 @@ func (ri *rowInsert) args(row reflect.Value) ([]any, error) {
 		case reflect.Float32, reflect.Float64:
 			args[i] = v.Float()
 		default:
-			tm := v.Interface().(time.Time)
-			args[i] = tm.UTC().Format("2006-01-02 15:04:05.999999-07:00")
+			tm := v.Interface().(time.Time).UTC()
+			if pg {
+				args[i] = tm
+			} else {
+				args[i] = tm.Format("2006-01-02 15:04:05.999999-07:00")
+			}
 		}
 	}
 	return args, nil
@@ -138,7 +147,7 @@ func (q *writeQueue) insertOneByOne(ctx context.Context, tx bun.Tx, set CommitRo
 	}
 	rows := v.Elem()
 	for i := range rows.Len() {
-		args, err := ri.args(rows.Index(i))
+		args, err := ri.args(rows.Index(i), false)
 		if err != nil {
 			return true, err
 		}

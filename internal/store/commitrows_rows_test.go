@@ -40,7 +40,7 @@ func TestOneRowInsertsWriteWhatBunWrites(t *testing.T) {
 	if ri == nil {
 		t.Fatal("the plain model got no one-row INSERT")
 	}
-	args, err := ri.args(reflect.ValueOf(mine[0]))
+	args, err := ri.args(reflect.ValueOf(mine[0]), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -360,7 +360,10 @@ func (s *Store) insertParts(c *collections.Collection, rec Record, names bool) (
 // WriteGuard the statement writes only when the guard holds, and returns
 // ErrWriteGuardRefused otherwise. It returns ErrUnsupported on SQLite,
 // whose writes go through RunWrite.
-func (s *Store) InsertLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, rec Record, ch *Change) error {
+//
+// rows, optional commit rows that JoinsRows accepts, are inserted in the
+// same statement when the record is (see joinedrows.go).
+func (s *Store) InsertLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, rec Record, ch *Change, rows ...CommitRows) error {
 	if !s.has(featConcurrentWrites) {
 		return ErrUnsupported
 	}
@@ -368,14 +371,18 @@ func (s *Store) InsertLogged(ctx context.Context, g *WriteGuard, c *collections.
 	if err != nil {
 		return err
 	}
+	extra, err := s.joinedRowsParams(rows)
+	if err != nil {
+		return err
+	}
 	g, _, _ = stmtGuard(g)
-	return s.insertBatched(ctx, c, ch, cols, args, g)
+	return s.insertBatched(ctx, c, ch, cols, args, g, rows, extra)
 }
 
 // insertOne writes one record (its columns cols and their values args),
-// its row count and its change row in one statement, under guard g (nil:
-// none).
-func (s *Store) insertOne(ctx context.Context, g *WriteGuard, c *collections.Collection, cols []string, args []any, ch *Change) error {
+// its row count, its change row and its joined rows in one statement,
+// under guard g (nil: none).
+func (s *Store) insertOne(ctx context.Context, g *WriteGuard, c *collections.Collection, cols []string, args []any, ch *Change, rows []CommitRows) error {
 	marks := make([]string, len(cols))
 	for i := range marks {
 		marks[i] = "?"
@@ -391,7 +398,7 @@ func (s *Store) insertOne(ctx context.Context, g *WriteGuard, c *collections.Col
 		q = "INSERT INTO " + quote(c.Table()) + " (" + strings.Join(cols, ", ") + ") SELECT " + strings.Join(marks, ", ") + " WHERE " + cond
 		args = append(args, garg)
 	}
-	q, args, err := s.logged(c, "", q, `"team_id"`, 1, ch, "SELECT count(*) FROM kit_row", args)
+	q, args, err := s.logged(c, "", q, `"team_id"`, 1, ch, rows, "SELECT count(*) FROM kit_row", args)
 	if err != nil {
 		return err
 	}
@@ -586,20 +593,91 @@ func (s *Store) UpdateLogged(ctx context.Context, g *WriteGuard, c *collections.
 	u := &update{sets: sets, compared: compared}
 	g, _, _ = stmtGuard(g)
 	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, owner: ownerID, args: setArgs, differ: differArgs, guard: g}
-	shape := strings.Join(sets, ",") + "|" + strings.Join(compared, ",")
-	if ownerID != "" {
-		shape += "|owner"
-	}
-	err = s.share(keyOf("update", c, []string{shape}, ch != nil, g), r, len(setArgs)+len(differArgs)+10,
-		func(ctx context.Context, r *batchReq) error { return s.updateOne(ctx, c, u, r) },
-		func(batch []*batchReq) error { return s.runUpdateBatch(c, u, batch) })
+	err = s.shareUpdate(c, u, r, len(setArgs)+len(differArgs)+10)
 	return r.before, r.written, err
 }
 
-// update is the shape of an UpdateLogged: its assignments ("column = ?")
-// and the quoted columns its values are compared with.
+// shareUpdate runs update r of shape u (see share), params being its
+// share of a statement's parameters.
+func (s *Store) shareUpdate(c *collections.Collection, u *update, r *batchReq, params int) error {
+	shape := strings.Join(u.sets, ",") + "|" + strings.Join(u.compared, ",")
+	if r.owner != "" {
+		shape += "|owner"
+	}
+	if u.versioned {
+		shape += "|version"
+	}
+	return s.share(keyOf("update", c, []string{shape}, r.ch != nil, r.guard), r, params,
+		func(ctx context.Context, r *batchReq) error { return s.updateOne(ctx, c, u, r) },
+		func(batch []*batchReq) error { return s.runUpdateBatch(c, u, batch) })
+}
+
+// GetVersioned is Get outside any transaction, with the row version the
+// record has (PostgreSQL's xmin, which every write of the row changes),
+// for UpdateLoggedAt. It returns ErrNotFound when team teamID has no
+// record id, and ErrUnsupported on SQLite.
+func (s *Store) GetVersioned(ctx context.Context, c *collections.Collection, teamID, id string) (Record, string, error) {
+	if !storableID(id) {
+		return nil, "", ErrNotFound
+	}
+	if !s.has(featConcurrentWrites) {
+		return nil, "", ErrUnsupported
+	}
+	var version string
+	recs, err := s.scanKeyedAnd(ctx, s.db, c, []any{&version}, s.getSQLWith(c, ", CAST(xmin AS TEXT)"), teamID, id)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(recs) == 0 {
+		return nil, "", ErrNotFound
+	}
+	return recs[0], version, nil
+}
+
+// UpdateLoggedAt is UpdateLogged of a record read with GetVersioned: one
+// statement, outside any transaction, that writes changes (which must set
+// something) only when the record still has version, with ch's change
+// row when ch is not nil and rows (optional commit rows that JoinsRows
+// accepts, see joinedrows.go). It returns the record as it was before,
+// and ErrNotFound, having written nothing, when the record is gone or has
+// been written since it was read. Under a WriteGuard it writes only when
+// the guard holds, and returns ErrWriteGuardRefused otherwise. It returns
+// ErrUnsupported on SQLite.
+func (s *Store) UpdateLoggedAt(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id, version string, changes Record, ch *Change, rows ...CommitRows) (Record, error) {
+	if !storableID(id) {
+		return nil, ErrNotFound
+	}
+	if !s.has(featConcurrentWrites) {
+		return nil, ErrUnsupported
+	}
+	sets, setArgs, err := s.setList(c, changes)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) == 0 {
+		return nil, errors.New("store: UpdateLoggedAt: nothing to set")
+	}
+	extra, err := s.joinedRowsParams(rows)
+	if err != nil {
+		return nil, err
+	}
+	g, _, _ = stmtGuard(g)
+	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, args: setArgs, guard: g, version: version, rows: rows}
+	err = s.shareUpdate(c, &update{sets: sets, versioned: true}, r, len(setArgs)+11+extra)
+	if err == nil && !r.written {
+		// Found with its version, it is written: no value is compared.
+		return nil, fmt.Errorf("store: UpdateLoggedAt: %s %s found but not written", c.Table(), id)
+	}
+	return r.before, err
+}
+
+// update is the shape of an UpdateLogged or UpdateLoggedAt: its
+// assignments ("column = ?"), the quoted columns its values are compared
+// with (the record is written when one differs; none: always), and
+// whether the record must have the version its write names.
 type update struct {
 	sets, compared []string
+	versioned      bool
 }
 
 // updateOne runs update r alone, in one statement under its guard,
@@ -610,6 +688,10 @@ func (s *Store) updateOne(ctx context.Context, c *collections.Collection, u *upd
 	if err != nil {
 		return err
 	}
+	if u.versioned {
+		sub = strings.TrimSuffix(sub, " FOR UPDATE") + " AND CAST(xmin AS TEXT) = ? FOR UPDATE"
+		args = append(args, r.version)
+	}
 	args = append(args, r.args...)
 	table, before := quote(c.Table()), quote("kit_before")
 	ors := make([]string, len(u.compared))
@@ -618,9 +700,11 @@ func (s *Store) updateOne(ctx context.Context, c *collections.Collection, u *upd
 	}
 	args = append(args, r.differ...)
 	q := "UPDATE " + table + " SET " + strings.Join(u.sets, ", ") + " FROM " + before +
-		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"` +
-		" AND (" + strings.Join(ors, " OR ") + ")"
-	q, args, err = s.logged(c, before+" AS ("+sub+")", q, table+`."team_id"`, 0, r.ch,
+		" WHERE " + table + `."team_id" = ` + before + `."team_id" AND ` + table + `."id" = ` + before + `."id"`
+	if len(ors) > 0 {
+		q += " AND (" + strings.Join(ors, " OR ") + ")"
+	}
+	q, args, err = s.logged(c, before+" AS ("+sub+")", q, table+`."team_id"`, 0, r.ch, r.rows,
 		"SELECT "+before+".*, (SELECT count(*) FROM kit_row) FROM "+before, args)
 	if err != nil {
 		return err
@@ -693,8 +777,10 @@ func (s *Store) Delete(ctx context.Context, db bun.IDB, c *collections.Collectio
 // and, when ch is not nil, its change log row are written together or not
 // at all (see the top of changes.go). Under a WriteGuard the statement
 // deletes only when the guard holds, and returns ErrWriteGuardRefused
-// otherwise. It returns ErrUnsupported on SQLite.
-func (s *Store) DeleteLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id string, ch *Change) error {
+// otherwise. It returns ErrUnsupported on SQLite. rows, optional commit
+// rows that JoinsRows accepts, are inserted in the same statement when the
+// record is deleted (see joinedrows.go).
+func (s *Store) DeleteLogged(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id string, ch *Change, rows ...CommitRows) error {
 	if !storableID(id) {
 		return ErrNotFound
 	}
@@ -708,41 +794,47 @@ func (s *Store) DeleteLogged(ctx context.Context, g *WriteGuard, c *collections.
 	if len(refs) > 0 {
 		return &ConstraintError{Kind: collections.ConstraintReferenced, Message: referencedMessage, ReferencedBy: refs}
 	}
+	extra, err := s.joinedRowsParams(rows)
+	if err != nil {
+		return err
+	}
 	// Concurrent deletes of c may share a statement (see batch.go).
 	g, _, _ = stmtGuard(g)
-	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, guard: g}
-	return s.share(keyOf("delete", c, nil, ch != nil, g), r, 9,
-		func(ctx context.Context, r *batchReq) error { return s.deleteOne(ctx, r.guard, c, r.team, r.id, r.ch) },
+	r := &batchReq{ctx: ctx, ch: ch, team: teamID, id: id, guard: g, rows: rows}
+	return s.share(keyOf("delete", c, nil, ch != nil, g), r, 9+extra,
+		func(ctx context.Context, r *batchReq) error {
+			return s.deleteOne(ctx, r.guard, c, r.team, r.id, r.ch, r.rows)
+		},
 		func(batch []*batchReq) error { return s.runDeleteBatch(c, batch) })
 }
 
 // deleteOne deletes record id of team teamID, its row count and, when ch
 // is not nil, writes its change row, in one statement, under guard g
 // (nil: none).
-func (s *Store) deleteOne(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id string, ch *Change) error {
+func (s *Store) deleteOne(ctx context.Context, g *WriteGuard, c *collections.Collection, teamID, id string, ch *Change, rows []CommitRows) error {
 	del, args := "DELETE FROM "+quote(c.Table())+` WHERE "team_id" = ? AND "id" = ?`, []any{teamID, id}
 	g, cond, garg := stmtGuard(g)
 	if g != nil {
 		del += " AND " + cond
 		args = append(args, garg)
 	}
-	q, args, err := s.logged(c, "", del, `"team_id"`, -1, ch, "SELECT * FROM kit_row", args)
+	q, args, err := s.logged(c, "", del, `"team_id"`, -1, ch, rows, "SELECT * FROM kit_row", args)
 	if err != nil {
 		return err
 	}
-	rows, err := s.queryKeyed(ctx, s.db, q, args...)
+	res, err := s.queryKeyed(ctx, s.db, q, args...)
 	if err != nil {
 		return deleteError(c, err)
 	}
 	n := 0
-	for rows.Next() {
+	for res.Next() {
 		n++
 	}
-	if err := rows.Err(); err != nil {
-		rows.Close()
+	if err := res.Err(); err != nil {
+		res.Close()
 		return deleteError(c, err)
 	}
-	if err := rows.Close(); err != nil {
+	if err := res.Close(); err != nil {
 		return deleteError(c, err)
 	}
 	if err := s.settleGuard(ctx, g, int64(n)); err != nil {
