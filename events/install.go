@@ -8,7 +8,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/uptrace/bun/dialect"
 	"github.com/uptrace/bun/migrate"
 
 	"github.com/collectionkit/kit/kit"
@@ -40,9 +39,9 @@ type Tracker struct {
 //   - unless cfg.Disabled, it registers a mutation listener that writes
 //     each create, update and delete's events inside the mutation's own
 //     transaction, so a change and its events commit or roll back
-//     together: on SQLite with [kit.Kit.OnMutationRows] (the events of a
-//     group commit are inserted together, see trackRows), elsewhere with
-//     [kit.Kit.OnMutationTx];
+//     together, with [kit.Kit.OnMutationRows]: on SQLite the events of a
+//     group commit are inserted together; on PostgreSQL an event joins
+//     its change's statement where kit writes it as one (see rowsOf);
 //   - it adds the routes GET /teams/{team}/kit-events, POST
 //     /teams/{team}/kit-collection-events, POST
 //     /teams/{team}/kit-events/{id}/revert and GET /kit-events/health under
@@ -67,12 +66,8 @@ func Install(ctx context.Context, k *kit.Kit, cfg Config) (*Tracker, error) {
 		return nil, err
 	}
 	if !cfg.Disabled {
-		if t.k.DB().Dialect().Name() == dialect.SQLite {
-			// A delete's event records no changes (see changesOf).
-			k.OnMutationRowsWith(t.rowsOf, kit.MutationRowsOptions{NoDeleteState: true})
-		} else {
-			k.OnMutationTx(t.onMutation)
-		}
+		// A delete's event records no changes (see changesOf).
+		k.OnMutationRowsWith(t.rowsOf, kit.MutationRowsOptions{NoDeleteState: true})
 	}
 	return t, nil
 }

@@ -21,150 +21,6 @@ import (
 // the request (500); the cause is logged.
 const trackingFailed = "event tracking failed"
 
-// onMutation is the listener Install registers with OnMutationTx: it
-// writes the mutation's events through tx, so they commit with the change.
-func (t *Tracker) onMutation(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
-	err := t.trackTx(ctx, tx, m)
-	t.recordAttempt(err)
-	if err == nil {
-		return nil
-	}
-	t.logFailure(ctx, m, err)
-	var fatal *txLostError
-	if t.cfg.mode() == ModeThrow || errors.As(err, &fatal) {
-		return &kit.Error{Status: 500, Message: trackingFailed, Err: err}
-	}
-	if t.cfg.mode() == ModeToast && t.k.Config().Dev {
-		kit.SetResponseHeader(ctx, WarningHeader, warning(err))
-	}
-	return nil
-}
-
-// savepoint is the savepoint trackTx writes in. trackTx releases it
-// before it returns, so the fixed name never nests.
-const savepoint = "kit_events_track"
-
-// trackTx builds the mutation's events and inserts them through tx. In
-// ModeThrow a failure fails the transaction. In the other modes a failure
-// must leave the transaction as it was, so that the change can still
-// commit, or, when it cannot (the failure took the transaction with it),
-// fail the mutation whatever the mode (a *txLostError).
-//
-// On PostgreSQL a failed statement aborts the whole transaction, so the
-// work (the user lookup and the insert) runs in a savepoint that a failure
-// rolls back to. Opening the savepoint, inserting and releasing it go to
-// the database as one statement string, one round trip instead of three,
-// unless the user lookup must read through tx: the savepoint is then
-// opened first, on its own, so that the lookup runs inside it.
-//
-// On SQLite a failed statement undoes only itself, so no savepoint is
-// needed, and one would cost: SQLite copies every page the insert touches
-// into its sub-journal (docs/decisions/0003). See trackTxSQLite.
-func (t *Tracker) trackTx(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
-	if t.cfg.mode() == ModeThrow {
-		return t.buildAndInsert(ctx, tx, m, nil)
-	}
-	if t.k.DB().Dialect().Name() == dialect.SQLite {
-		return t.trackTxSQLite(ctx, tx, m)
-	}
-	opened := false
-	if t.looksUpUser(ctx, m.UserID) {
-		if _, err := tx.NewRaw("SAVEPOINT " + savepoint).Exec(ctx); err != nil {
-			return &txLostError{"open a savepoint", err}
-		}
-		opened = true
-	}
-	sent, err := t.buildAndInsertInSavepoint(ctx, tx, m, opened)
-	if err == nil {
-		return nil
-	}
-	if !opened && !sent {
-		return err // nothing reached the database
-	}
-	// The combined statement stops at its first failure: the savepoint is
-	// there unless opening it failed, and then the transaction is lost.
-	if _, rerr := tx.NewRaw("ROLLBACK TO SAVEPOINT " + savepoint + "; RELEASE SAVEPOINT " + savepoint).Exec(ctx); rerr != nil {
-		return &txLostError{"roll back to the savepoint", errors.Join(err, rerr)}
-	}
-	return err
-}
-
-// trackTxSQLite is trackTx's ModeSilent and ModeToast on SQLite: it
-// inserts without a savepoint, since a failed statement undoes only
-// itself there. What a failure can still do is end the whole transaction
-// (SQLite rolls it back on an I/O error, a full disk, an interrupted
-// write, a trigger's RAISE(ROLLBACK)); the connection is then in
-// autocommit mode, and what the mutation writes next would commit piece
-// by piece. So after a failure a BEGIN tells which it was: it fails
-// inside a transaction (SQLITE_ERROR, "cannot start a transaction within
-// a transaction"); when it succeeds, the transaction was gone, the probe's
-// own is rolled back at once and the mutation fails. Success costs
-// nothing extra.
-func (t *Tracker) trackTxSQLite(ctx context.Context, tx bun.Tx, m *kit.Mutation) error {
-	err := t.buildAndInsert(ctx, tx, m, nil)
-	if err == nil {
-		return nil
-	}
-	ctx = context.WithoutCancel(ctx) // an interrupt is one way to lose it
-	_, perr := tx.ExecContext(ctx, "BEGIN")
-	var coded interface{ Code() int }
-	switch {
-	case perr == nil:
-		_, rerr := tx.ExecContext(ctx, "ROLLBACK")
-		return &txLostError{"rolled back by the failure", errors.Join(err, rerr)}
-	case errors.As(perr, &coded) && coded.Code() == sqliteError,
-		// Drivers other than modernc.org/sqlite carry the code elsewhere.
-		strings.Contains(perr.Error(), "cannot start a transaction within a transaction"):
-		return err // still in the transaction: only the statement failed
-	default:
-		return &txLostError{"probe the transaction", errors.Join(err, perr)}
-	}
-}
-
-// sqliteError is SQLite's generic error code, SQLITE_ERROR.
-const sqliteError = 1
-
-// buildAndInsertInSavepoint builds the mutation's events and inserts them
-// through tx in the savepoint: opening it first unless opened, and
-// releasing it, in the insert's own statement string (with no event to
-// insert, it only releases an opened savepoint). sent reports whether that
-// statement reached the database. A panic becomes an error.
-func (t *Tracker) buildAndInsertInSavepoint(ctx context.Context, tx bun.Tx, m *kit.Mutation, opened bool) (sent bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("events: panic while tracking: %v", p)
-		}
-	}()
-	evs, err := t.build(ctx, tx, m, nil)
-	if err != nil {
-		return false, err
-	}
-	rows, err := rowsOf(evs)
-	if err != nil {
-		return false, err
-	}
-	var query []byte
-	if !opened {
-		if len(rows) == 0 {
-			return false, nil
-		}
-		query = append(query, "SAVEPOINT "+savepoint+"; "...)
-	}
-	if len(rows) > 0 {
-		if query, err = tx.NewInsert().Model(&rows).AppendQuery(t.k.DB().QueryGen(), query); err != nil {
-			return false, fmt.Errorf("events: insert: %w", err)
-		}
-		query = append(query, "; "...)
-	}
-	query = append(query, "RELEASE SAVEPOINT "+savepoint...)
-	// bun.Safe: the values are already in the text; nothing is to be
-	// formatted again.
-	if _, err := tx.NewRaw("?", bun.Safe(query)).Exec(ctx); err != nil {
-		return true, fmt.Errorf("events: insert: %w", err)
-	}
-	return true, nil
-}
-
 // looksUpUser reports whether build looks the acting user's name up in
 // the Directory (which, for kit's own store, reads through the
 // transaction): when the snapshot is on and the name is not in ctx.
@@ -174,22 +30,6 @@ func (t *Tracker) looksUpUser(ctx context.Context, userID string) bool {
 	}
 	u, ok := teamauth.UserFrom(ctx)
 	return !ok || u.ID != userID
-}
-
-// buildAndInsert builds the mutation's events and inserts them through db.
-// A panic becomes an error.
-func (t *Tracker) buildAndInsert(ctx context.Context, db bun.IDB, m *kit.Mutation, extra map[string]any) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("events: panic while tracking: %v", p)
-		}
-	}()
-	evs, err := t.build(ctx, db, m, extra)
-	if err != nil {
-		return err
-	}
-	_, err = t.insertDirect(ctx, db, evs)
-	return err
 }
 
 // build turns a mutation into its events.
@@ -293,18 +133,6 @@ func (t *Tracker) userName(ctx context.Context, tx bun.IDB, userID string) (stri
 	return u.Name, nil
 }
 
-// txLostError means a tracking failure took the transaction with it (or
-// may have): the mutation fails whatever the mode.
-type txLostError struct {
-	how string
-	err error
-}
-
-func (e *txLostError) Error() string {
-	return "events: transaction lost (" + e.how + "): " + e.err.Error()
-}
-func (e *txLostError) Unwrap() error { return e.err }
-
 // rowsOf encodes events as rows.
 func rowsOf(evs []Event) ([]eventRow, error) {
 	rows := make([]eventRow, len(evs))
@@ -343,17 +171,20 @@ func warning(err error) string {
 	return "change saved without its audit event: " + msg
 }
 
-// rowsOf is the listener Install registers with OnMutationRows on
-// SQLite: it builds the mutation's event rows, which kit inserts in the
-// mutation's transaction (with the other events of its write group, in
-// one INSERT). The acting user's name comes from ctx or, when not there,
-// from the Directory, read through tx.
+// lookupSavepoint is the savepoint buildRows looks the user up in.
+const lookupSavepoint = "kit_events_lookup"
+
+// rowsOf is the listener Install registers with OnMutationRows: it builds
+// the mutation's event rows, which kit inserts with the change (on SQLite
+// with the other events of its write group; on PostgreSQL in the change's
+// own statement where kit writes it as one). The acting user's name comes
+// from ctx or, when not there, from the Directory, read through db.
 // In ModeThrow the rows are required: a failure to build or insert them
 // fails the mutation. In the other modes a build failure is logged and
 // the mutation goes on without its events; an INSERT that fails is rolled
 // back alone (MutationRows.Optional) and reported the same way.
-func (t *Tracker) rowsOf(ctx context.Context, tx bun.Tx, m *kit.Mutation) (kit.MutationRows, error) {
-	rows, err := t.buildRows(ctx, tx, m)
+func (t *Tracker) rowsOf(ctx context.Context, db bun.IDB, m *kit.Mutation) (kit.MutationRows, error) {
+	rows, err := t.buildRows(ctx, db, m)
 	if err != nil {
 		return kit.MutationRows{}, t.failed(ctx, m, err)
 	}
@@ -375,13 +206,29 @@ func (t *Tracker) rowsOf(ctx context.Context, tx bun.Tx, m *kit.Mutation) (kit.M
 }
 
 // buildRows builds the mutation's event rows, a panic becoming an error.
-func (t *Tracker) buildRows(ctx context.Context, tx bun.Tx, m *kit.Mutation) (rows []eventRow, err error) {
+func (t *Tracker) buildRows(ctx context.Context, db bun.IDB, m *kit.Mutation) (rows []eventRow, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("events: panic while tracking: %v", p)
 		}
 	}()
-	evs, err := t.build(ctx, tx, m, nil)
+	if tx, ok := db.(bun.Tx); ok && t.k.DB().Dialect().Name() != dialect.SQLite && t.looksUpUser(ctx, m.UserID) {
+		// A failed statement aborts a PostgreSQL transaction: the user
+		// lookup runs in a savepoint that its failure rolls back to.
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT "+lookupSavepoint); err != nil {
+			return nil, err
+		}
+		defer func() {
+			end := "RELEASE SAVEPOINT " + lookupSavepoint
+			if err != nil {
+				end = "ROLLBACK TO SAVEPOINT " + lookupSavepoint + "; " + end
+			}
+			if _, rerr := tx.ExecContext(context.WithoutCancel(ctx), end); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+		}()
+	}
+	evs, err := t.build(ctx, db, m, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -121,11 +121,15 @@ type MutationRows struct {
 	Done func(error)
 }
 
-// MutationRowsFunc turns a mutation into rows to insert in the
-// mutation's own transaction. It runs inside the mutation, after the
-// change. tx is that transaction, for reads only: fn must not write
-// through it (nor anywhere else in the database).
-type MutationRowsFunc func(ctx context.Context, tx bun.Tx, m *Mutation) (MutationRows, error)
+// MutationRowsFunc turns a mutation into rows to insert with the
+// mutation's change, committed together. Where the change runs in a
+// transaction, fn runs inside it, after the change, and db is that
+// transaction (a bun.Tx). Where the change is one statement that commits
+// by itself (PostgreSQL, see OnMutationRows), fn runs just before that
+// statement, with m as complete as after it, and db is the database. db
+// is for reads only: fn must not write through it (nor anywhere else in
+// the database).
+type MutationRowsFunc func(ctx context.Context, db bun.IDB, m *Mutation) (MutationRows, error)
 
 // OnMutationRows registers a listener that adds rows to every mutation's
 // transaction: an audit trail's events, for one (the events add-on uses it
@@ -134,8 +138,18 @@ type MutationRowsFunc func(ctx context.Context, tx bun.Tx, m *Mutation) (Mutatio
 // commits concurrent writes in groups, the rows of a group's mutations are
 // inserted together, one INSERT per model just before the group commits,
 // and the mutation stays the single statement it was, which a group
-// commits without a savepoint of its own. On PostgreSQL the rows are
-// inserted at once, in the mutation's transaction.
+// commits without a savepoint of its own. On PostgreSQL, a create, update
+// or delete that kit writes as one statement outside any transaction
+// (no OnMutationTx listener, no siblings to move, nothing to look up
+// first) stays one: Optional rows of a plain model (strings, numbers,
+// bools, times) join that statement, inserted only when the record is
+// written, and concurrent writes share it as they do without listeners.
+// A statement the server rejects wrote nothing; the write is then tried
+// again without the rows, whose Done gets the first error. An update
+// reads the record first, to give fn its state before, and writes it only
+// if it is still that state (else it runs in a transaction). Other rows,
+// and other mutations, are inserted at once in the mutation's
+// transaction.
 //
 // An error from fn fails the mutation. So does a failed INSERT of rows
 // that are not Optional, and on SQLite it fails every mutation of the
@@ -214,6 +228,27 @@ func (k *Kit) hasAfterHooks() bool {
 	k.hooksMu.RLock()
 	defer k.hooksMu.RUnlock()
 	return len(k.hooks) > 0
+}
+
+// joinedRows runs the OnMutationRows listeners for m, a mutation about to
+// be written as one statement, and returns their rows; ok is false when
+// the rows cannot join the statement (store.Store.JoinsRows), and the
+// write must run in a transaction, whose listeners run again. An error
+// from a listener fails the mutation before anything is written.
+func (k *Kit) joinedRows(ctx context.Context, m *Mutation) (rows []store.CommitRows, ok bool, err error) {
+	k.hooksMu.RLock()
+	hooks := k.rowsHooks
+	k.hooksMu.RUnlock()
+	for _, h := range hooks {
+		r, err := h(ctx, k.db, m)
+		if err != nil {
+			return nil, false, err
+		}
+		if r.Model != nil {
+			rows = append(rows, store.CommitRows{Model: r.Model, Optional: r.Optional, Done: r.Done})
+		}
+	}
+	return rows, k.store.JoinsRows(rows), nil
 }
 
 // runTxHooks runs the OnMutationTx listeners, then the OnMutationRows

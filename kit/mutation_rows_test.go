@@ -3,6 +3,7 @@ package kit_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -41,7 +42,7 @@ func newRowsApp(t *testing.T, e testdb.Engine) *rowsApp {
 	}
 	acme, ann := app.Team("acme"), app.User("ann")
 	r := &rowsApp{App: app, actor: app.AddMember(acme, ann, teamauth.RoleOwner)}
-	app.Kit.OnMutationRows(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) (kit.MutationRows, error) {
+	app.Kit.OnMutationRows(func(ctx context.Context, db bun.IDB, m *kit.Mutation) (kit.MutationRows, error) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		if r.fail {
@@ -279,7 +280,7 @@ func TestNoDeleteStateSkipsTheRecordsLastState(t *testing.T) {
 				}
 				actor := kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
 				var deletes []kit.Mutation
-				k.OnMutationRowsWith(func(ctx context.Context, tx bun.Tx, m *kit.Mutation) (kit.MutationRows, error) {
+				k.OnMutationRowsWith(func(ctx context.Context, db bun.IDB, m *kit.Mutation) (kit.MutationRows, error) {
 					if m.Operation == kit.OpDelete {
 						deletes = append(deletes, *m)
 					}
@@ -311,6 +312,74 @@ func TestNoDeleteStateSkipsTheRecordsLastState(t *testing.T) {
 					t.Errorf("get after delete: got %v, want ErrNotFound", err)
 				}
 			})
+		}
+	})
+}
+
+// TestAnUpdateWrittenMeanwhileRunsOnTheNewState checks the update that
+// kit writes as one statement with its listeners' rows on PostgreSQL: it
+// reads the record, gives the listener the state it read, and writes only
+// if the record is still in that state. A record written in between (here
+// by the listener itself, through another connection) sends the update to
+// a transaction, whose listener sees the new state: the record keeps both
+// writes, and only the rows built from the state the update replaced are
+// inserted.
+func TestAnUpdateWrittenMeanwhileRunsOnTheNewState(t *testing.T) {
+	t.Parallel()
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		if e != testdb.EnginePostgres {
+			t.Skip("on SQLite the listener runs inside the write's transaction: nothing can write in between")
+		}
+		ctx := t.Context()
+		app := kittest.NewApp(t, kit.Config{DB: testdb.Open(t, e), Definitions: shopDefinitions(), Logger: quietLogger()})
+		if _, err := app.Kit.DB().NewCreateTable().Model((*noteRow)(nil)).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		actor := app.AddMember(app.Team("acme"), app.User("ann"), teamauth.RoleOwner)
+		products := app.Kit.Records("shopProducts")
+		rec, err := products.Create(ctx, actor, map[string]any{"title": "Saw", "stock": 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := rec["id"].(string)
+		var seen []any // the stock each update call was given as before
+		var done []error
+		app.Kit.OnMutationRows(func(ctx context.Context, db bun.IDB, m *kit.Mutation) (kit.MutationRows, error) {
+			if m.Operation != kit.OpUpdate {
+				return kit.MutationRows{}, nil
+			}
+			seen = append(seen, m.BeforeData["stock"])
+			if len(seen) == 1 {
+				if _, err := app.Kit.DB().ExecContext(ctx, `UPDATE shop_products SET stock = 7 WHERE id = ?`, id); err != nil {
+					return kit.MutationRows{}, err
+				}
+			}
+			rows := []noteRow{{ItemID: fmt.Sprint(m.BeforeData["stock"]), Operation: "update"}}
+			return kit.MutationRows{Model: &rows, Optional: true, Done: func(err error) { done = append(done, err) }}, nil
+		})
+		got, err := products.Update(ctx, actor, id, map[string]any{"title": "Saw 2"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got["title"] != "Saw 2" || got["stock"] != 7.0 {
+			t.Errorf("answer: got title %v and stock %v, want Saw 2 and 7 (both writes)", got["title"], got["stock"])
+		}
+		stored, err := products.Get(ctx, actor, id)
+		if err != nil || stored["title"] != "Saw 2" || stored["stock"] != 7.0 {
+			t.Errorf("stored: got title %v and stock %v (%v), want Saw 2 and 7", stored["title"], stored["stock"], err)
+		}
+		if len(seen) != 2 || seen[0] != 1.0 || seen[1] != 7.0 {
+			t.Errorf("the listener's states before: got %v, want [1 7] (the read, then the transaction's)", seen)
+		}
+		var notes []noteRow
+		if err := app.Kit.DB().NewSelect().Model(&notes).Scan(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if len(notes) != 1 || notes[0].ItemID != "7" {
+			t.Errorf("rows: got %v, want one, built from stock 7", notes)
+		}
+		if len(done) != 1 || done[0] != nil {
+			t.Errorf("Done: got %v, want one call with nil", done)
 		}
 	})
 }

@@ -315,13 +315,20 @@ func (r *Records) create(ctx context.Context, a Actor, data map[string]any, newI
 	}
 	m := r.k.newMutation(ctx, OpCreate, c.Key(), a, started)
 	if r.k.writesAlone(a, c) && !r.k.needsWriteCheck(c, vals) {
-		// One statement: the record, its count and its change row.
+		// One statement: the record, its count, its change row and the
+		// listeners' rows.
 		m.ItemID, m.Data, m.Result = rec["id"].(string), copyRecord(vals), copyRecord(rec)
-		if err := r.k.store.InsertLogged(ctx, a.guard(), c, rec, r.k.changeOf(m)); err != nil {
+		rows, ok, err := r.k.joinedRows(ctx, m)
+		if err != nil {
 			return nil, err
 		}
-		r.k.afterCommit(ctx, a, m)
-		return rec, nil
+		if ok {
+			if err := r.k.store.InsertLogged(ctx, a.guard(), c, rec, r.k.changeOf(m), rows...); err != nil {
+				return nil, err
+			}
+			r.k.afterCommit(ctx, a, m)
+			return rec, nil
+		}
 	}
 	err = r.k.runWrite(ctx, a, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
 		// Trees and sortable collections: the parent is checked and the
@@ -381,7 +388,11 @@ func (r *Records) UpdateWith(ctx context.Context, a Actor, id string, data map[s
 	// transaction rolls back) when the update changes nothing.
 	u.oneStatement = r.k.store.WritesAlone() && a.batch == nil && opts.IfMatch == nil && len(changes) > 0 && !r.k.needsWriteCheck(c, changes)
 	if u.oneStatement && r.k.writesAlone(a, c) {
-		if differ := comparedInSQL(c, changes); len(differ) > 0 {
+		if r.k.hasRowsHooks() {
+			if rec, done, err := u.aloneWithRows(ctx); done {
+				return rec, err
+			}
+		} else if differ := comparedInSQL(c, changes); len(differ) > 0 {
 			if rec, done, err := u.alone(ctx, differ); done {
 				return rec, err
 			}
@@ -473,6 +484,49 @@ func (u *updateCall) alone(ctx context.Context, differ Record) (rec Record, done
 	}
 	u.oneStatement = false
 	return nil, false, nil
+}
+
+// aloneWithRows is alone when OnMutationRows listeners add rows, which
+// need the record's state before: it reads the record, then writes it, its
+// change row and the listeners' rows in one statement, only if the record
+// is still as read (store.UpdateLoggedAt). done false means that the
+// transaction decides: no record, one the actor may not change, one
+// written since it was read, or rows that cannot join the statement.
+func (u *updateCall) aloneWithRows(ctx context.Context) (rec Record, done bool, err error) {
+	k, a := u.r.k, u.a
+	before, version, err := k.store.GetVersioned(ctx, u.c, a.TeamID, u.id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, false, nil
+	case err != nil:
+		return nil, true, err
+	case a.mayChange(OpUpdate, before) != nil:
+		return nil, false, nil
+	}
+	changes := dropUnchanged(before, u.changes)
+	if len(changes) == 0 {
+		return before, true, nil
+	}
+	set := u.setOf(changes)
+	result := copyRecord(before)
+	for k, v := range set {
+		result[k] = v
+	}
+	m := k.newMutation(ctx, OpUpdate, u.c.Key(), a, u.started)
+	m.ItemID, m.Updates, m.BeforeData, m.Result = u.id, copyRecord(changes), before, copyRecord(result)
+	rows, ok, err := k.joinedRows(ctx, m)
+	if err != nil || !ok {
+		return nil, err != nil, err
+	}
+	_, err = k.store.UpdateLoggedAt(ctx, a.guard(), u.c, a.TeamID, u.id, version, set, k.changeOf(m), rows...)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, false, nil
+	case err != nil:
+		return nil, true, err
+	}
+	k.afterCommit(ctx, a, m)
+	return result, true, nil
 }
 
 // inTx runs the update in write transaction tx.
@@ -652,7 +706,24 @@ func (r *Records) deleteWith(ctx context.Context, a Actor, c *collections.Collec
 // MutationRowsOptions.NoDeleteState) and nothing else needs it: the
 // delete and the listeners' rows, then the change log row (runTxHooks),
 // in one write. m carries the id, not BeforeData.
+//
+// On PostgreSQL, when the rows can join it, the delete, its change log
+// row and the rows are one statement outside any transaction.
 func (r *Records) deleteWithRows(ctx context.Context, a Actor, c *collections.Collection, id string, m *Mutation) error {
+	m.Result = map[string]any{"deleted": 1}
+	if r.k.writesAlone(a, c) {
+		rows, ok, err := r.k.joinedRows(ctx, m)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := r.k.store.DeleteLogged(ctx, a.guard(), c, a.TeamID, id, r.k.changeOf(m), rows...); err != nil {
+				return err
+			}
+			r.k.afterCommit(ctx, a, m)
+			return nil
+		}
+	}
 	err := r.k.runWrite(ctx, a, a.write(c, r.k.singleWrite(c)), func(ctx context.Context, tx bun.Tx) error {
 		if err := r.k.store.Delete(ctx, tx, c, a.TeamID, id); err != nil {
 			return err

@@ -45,12 +45,12 @@ func (k *Kit) singleWrite(c *collections.Collection) bool {
 // writesAlone reports whether a create, update or delete of a record of c
 // may be one statement outside any transaction (store.InsertLogged,
 // UpdateLogged, DeleteLogged), which also writes its row count and change
-// log row: on PostgreSQL, when singleWrite holds (no OnMutationTx listener
-// needs a transaction, no siblings move) and no OnMutationRows listener
-// adds rows to it. On SQLite writes are group-committed instead (see
-// store.Store.RunWrite).
+// log row (and the OnMutationRows listeners' rows, see joinedRows): on
+// PostgreSQL, when singleWrite holds (no OnMutationTx listener needs a
+// transaction, no siblings move). On SQLite writes are group-committed
+// instead (see store.Store.RunWrite).
 //
 // A batch's writes never do: they run in the batch's transaction.
 func (k *Kit) writesAlone(a Actor, c *collections.Collection) bool {
-	return a.batch == nil && k.store.WritesAlone() && k.singleWrite(c) && !k.hasRowsHooks()
+	return a.batch == nil && k.store.WritesAlone() && k.singleWrite(c)
 }
