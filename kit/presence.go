@@ -86,6 +86,11 @@ type presenceView struct {
 	// stream last read them; one pending signal stands for any number of
 	// changes.
 	changed chan struct{}
+	// checkedAt is the authorization counter as the stream read it before
+	// its caller's check (checked false: unread), the poll's starting
+	// point when this view starts it.
+	checkedAt int64
+	checked   bool
 }
 
 // presenceRegistry holds a Kit's open views. The zero value is not
@@ -139,7 +144,7 @@ func (p *presenceRegistry) join(v *presenceView) bool {
 	p.notify(v.key, v)
 	if p.version != nil && !p.polling {
 		p.polling = true
-		go p.poll()
+		go p.poll(v.checkedAt, v.checked)
 	}
 	return true
 }
@@ -241,11 +246,14 @@ func (p *presenceRegistry) authChanged() <-chan struct{} {
 
 // poll reads the authorization counter every AuthCheckInterval while
 // there are views, and closes authCh when it moved: one read per instance,
-// however many streams are open.
-func (p *presenceRegistry) poll() {
+// however many streams are open. It starts from the counter as the view
+// that started it read it before its caller's check (last; known false:
+// unread), so that a move between that check and the poll's first read
+// is not missed: the views that were open before it started took authCh
+// before their checks, and an earlier poll closed it at any move it saw.
+func (p *presenceRegistry) poll(last int64, known bool) {
 	t := time.NewTicker(p.cfg.AuthCheckInterval)
 	defer t.Stop()
-	last, known := p.version(context.Background())
 	for range t.C {
 		p.mu.Lock()
 		if p.count == 0 {

@@ -96,8 +96,9 @@ func (k *Kit) servePresence(w http.ResponseWriter, r *http.Request) {
 	closing := p.closed()
 	ownStore := p.version != nil
 	var checkedAt int64
+	var checked bool
 	if ownStore {
-		checkedAt, _ = p.version(r.Context())
+		checkedAt, checked = p.version(r.Context())
 	}
 	acc, err := k.teamAuth.ResolveTeamAndCheckMembership(r)
 	if err != nil {
@@ -120,6 +121,9 @@ func (k *Kit) servePresence(w http.ResponseWriter, r *http.Request) {
 		item:    item,
 		since:   time.Now(),
 		changed: make(chan struct{}, 1),
+
+		checkedAt: checkedAt,
+		checked:   checked,
 	}
 	if !p.join(view) {
 		k.WriteError(w, r, errTooManyPresence)
