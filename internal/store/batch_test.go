@@ -21,7 +21,10 @@ import (
 // the statements' slots while a lock holds them back, then the queued
 // ones, which share the next statements once the lock is released.
 type batchRun struct {
-	f          *fixture
+	f *fixture
+	// lockMode is the table lock that holds the first writes back
+	// ("SHARE" when empty; reads need "ACCESS EXCLUSIVE").
+	lockMode   string
 	statements atomic.Int64
 	errs       map[string]error
 }
@@ -49,7 +52,11 @@ func (b *batchRun) run(t *testing.T, first, queued []string, write func(ctx cont
 		t.Fatal(err)
 	}
 	defer lock.Rollback()
-	if _, err := lock.ExecContext(ctx, "LOCK TABLE shop_products IN SHARE MODE"); err != nil {
+	mode := b.lockMode
+	if mode == "" {
+		mode = "SHARE"
+	}
+	if _, err := lock.ExecContext(ctx, "LOCK TABLE shop_products IN "+mode+" MODE"); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex

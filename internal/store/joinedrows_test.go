@@ -281,3 +281,54 @@ func TestRowsThatCannotJoinALoggedWrite(t *testing.T) {
 		}
 	})
 }
+
+// TestConcurrentVersionedReadsOnPostgreSQLShareAStatement: GetVersioned
+// calls that arrive while the collection's statements' slots are taken
+// wait and then go together in one statement, each with its own record
+// and version (the one the record has), or ErrNotFound for a record its
+// team does not have.
+func TestConcurrentVersionedReadsOnPostgreSQLShareAStatement(t *testing.T) {
+	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
+		if e != testdb.EnginePostgres {
+			t.Skip("SQLite reads do not share statements")
+		}
+		f, _ := newBatchFixture(t, e)
+		ctx := t.Context()
+		ids := map[string]string{"none": "00000000-0000-7000-8000-000000000000"}
+		for _, name := range []string{"a", "b", "c", "d", "f"} {
+			ids[name] = f.insert(t, f.products, "t1", map[string]any{"title": "title " + name})
+		}
+		ids["other"] = f.insert(t, f.products, "t2", map[string]any{"title": "title other"})
+		b := &batchRun{f: f, lockMode: "ACCESS EXCLUSIVE"}
+		f.s.ObserveQueries(func(string, []any) { b.statements.Add(1) })
+		var mu sync.Mutex
+		got, versions := map[string]store.Record{}, map[string]string{}
+		first, queued := []string{"a", "b"}, []string{"c", "d", "none", "other"}
+		b.run(t, first, queued, func(ctx context.Context, name string) error {
+			rec, v, err := f.s.GetVersioned(ctx, f.products, "t1", ids[name])
+			mu.Lock()
+			got[name], versions[name] = rec, v
+			mu.Unlock()
+			return err
+		}, nil, nil)
+		if n := b.statements.Load(); n != 1 {
+			t.Errorf("statements after the release: got %d, want 1", n)
+		}
+		for _, name := range append(first, queued...) {
+			err := b.errs[name]
+			if name == "none" || name == "other" {
+				if !errors.Is(err, store.ErrNotFound) {
+					t.Errorf("read of %s: got %v, want ErrNotFound", name, err)
+				}
+				continue
+			}
+			var xmin string
+			if err := f.db.QueryRowContext(ctx, `SELECT CAST(xmin AS TEXT) FROM shop_products WHERE id = ?`, ids[name]).Scan(&xmin); err != nil {
+				t.Fatal(err)
+			}
+			if err != nil || got[name]["id"] != ids[name] || got[name]["title"] != "title "+name || versions[name] != xmin {
+				t.Errorf("read of %s: got %v, %v, version %q, %v, want its record at version %q", name, got[name]["id"], got[name]["title"], versions[name], err, xmin)
+			}
+		}
+	})
+}

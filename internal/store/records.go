@@ -614,7 +614,8 @@ func (s *Store) shareUpdate(c *collections.Collection, u *update, r *batchReq, p
 
 // GetVersioned is Get outside any transaction, with the row version the
 // record has (PostgreSQL's xmin, which every write of the row changes),
-// for UpdateLoggedAt. It returns ErrNotFound when team teamID has no
+// for UpdateLoggedAt. Concurrent reads of c share a statement, as writes
+// do (see batch.go). It returns ErrNotFound when team teamID has no
 // record id, and ErrUnsupported on SQLite.
 func (s *Store) GetVersioned(ctx context.Context, c *collections.Collection, teamID, id string) (Record, string, error) {
 	if !storableID(id) {
@@ -623,15 +624,63 @@ func (s *Store) GetVersioned(ctx context.Context, c *collections.Collection, tea
 	if !s.has(featConcurrentWrites) {
 		return nil, "", ErrUnsupported
 	}
-	var version string
-	recs, err := s.scanKeyedAnd(ctx, s.db, c, []any{&version}, s.getSQLWith(c, ", CAST(xmin AS TEXT)"), teamID, id)
+	r := &batchReq{ctx: ctx, team: teamID, id: id}
+	err := s.share(keyOf("get-versioned", c, nil, false, nil), r, 3,
+		func(ctx context.Context, r *batchReq) error { return s.getVersionedOne(ctx, c, r) },
+		func(batch []*batchReq) error { return s.runGetVersionedBatch(c, batch) })
 	if err != nil {
 		return nil, "", err
 	}
-	if len(recs) == 0 {
-		return nil, "", ErrNotFound
+	return r.before, r.version, nil
+}
+
+// getVersionedOne reads r's record and version alone.
+func (s *Store) getVersionedOne(ctx context.Context, c *collections.Collection, r *batchReq) error {
+	var version string
+	recs, err := s.scanKeyedAnd(ctx, s.db, c, []any{&version}, s.getSQLWith(c, ", CAST(xmin AS TEXT)"), r.team, r.id)
+	if err != nil {
+		return err
 	}
-	return recs[0], version, nil
+	if len(recs) == 0 {
+		return ErrNotFound
+	}
+	r.before, r.version = recs[0], version
+	return nil
+}
+
+// runGetVersionedBatch reads the records and versions of batch in one
+// statement, and sets every member's outcome (ErrNotFound for a record the
+// team does not have).
+func (s *Store) runGetVersionedBatch(c *collections.Collection, batch []*batchReq) error {
+	var b strings.Builder
+	args := make([]any, 0, len(batch)*3)
+	b.WriteString("SELECT " + s.selectListOf(c, "kit_t.") + ", CAST(kit_t.xmin AS TEXT), kit_v.kit_k FROM " + quote(c.Table()) + " AS kit_t JOIN (VALUES ")
+	for i, r := range batch {
+		if i > 0 {
+			b.WriteString(", (?, ?, ?)")
+		} else {
+			b.WriteString("(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT))")
+		}
+		args = append(args, i, r.team, r.id)
+	}
+	b.WriteString(`) AS kit_v (kit_k, kit_team, kit_rid) ON kit_t."team_id" = kit_v.kit_team AND kit_t."id" = kit_v.kit_rid`)
+	ctx := context.WithoutCancel(batch[0].ctx)
+	var version string
+	var k int64
+	rows, err := s.queryKeyed(ctx, s.db, b.String(), args...)
+	if _, err := s.scanRowsEach(c, []any{&version, &k}, rows, err, func(rec Record) {
+		if k >= 0 && int(k) < len(batch) {
+			batch[k].before, batch[k].version = rec, version
+		}
+	}); err != nil {
+		return fmt.Errorf("store: read %s: %w", c.Table(), err)
+	}
+	for _, r := range batch {
+		if r.before == nil {
+			r.err = ErrNotFound
+		}
+	}
+	return nil
 }
 
 // UpdateLoggedAt is UpdateLogged of a record read with GetVersioned: one
