@@ -3,10 +3,11 @@
 // changes, serves the events to the members of each team, and cleans up old
 // ones.
 //
-// Unlike a tracker in the browser, it writes each event on the server, in
-// the mutation's own transaction ([kit.Kit.OnMutationTx]): no change
-// commits without its event, and no event without its change, even when
-// the process is killed half way.
+// Unlike a tracker in the browser, it writes each event on the server,
+// committed with the mutation ([kit.Kit.OnMutationRows]): in its
+// transaction, or, where kit writes a change as one statement (PostgreSQL),
+// in that statement. No change commits without its event, and no event
+// without its change, even when the process is killed half way.
 //
 // It is built only on kit's public extension points, as a host's own
 // add-on would be.
@@ -68,15 +69,16 @@
 //   - [ModeToast] (default): as silent; with kit.Config.Dev on the response
 //     also carries an X-Kit-Event-Warning header ([WarningHeader]).
 //
-// In silent and toast modes a failure must leave the mutation's
-// transaction usable. On PostgreSQL, where a failed statement aborts the
-// whole transaction, the insert runs in a savepoint (opened, used and
-// released in one round trip) that a failure rolls back to. On SQLite a
-// failed statement undoes only itself, so there is no savepoint (it would
-// copy every page the insert touches); after a failure a probe tells whether the
-// failure took the whole transaction with it (an I/O error, a full disk,
-// an interrupt). When the transaction is lost, or the rollback to the
-// savepoint fails, the mutation fails whatever the mode.
+// In silent and toast modes a failure must leave the change able to
+// commit. On PostgreSQL, where a failed statement aborts the whole
+// transaction, the insert runs in a savepoint (opened, used and released
+// in one round trip) that a failure rolls back to; a one-statement write
+// whose statement the server refuses runs again without its event. On
+// SQLite a failed statement undoes only itself, so there is no savepoint
+// (it would copy every page the insert touches); after a failure a probe
+// tells whether the failure took the whole transaction with it (an I/O
+// error, a full disk, an interrupt). When the transaction is lost, or the
+// rollback to the savepoint fails, the mutation fails whatever the mode.
 // Every attempt and failure is counted in the [Health] record
 // ([Tracker.Health], and GET /api/kit-events/health for super-admins).
 //
