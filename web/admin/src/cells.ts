@@ -101,14 +101,3 @@ function firstFile(v: unknown): { url: string; name: string; stored: boolean } {
   return { url: s, name: s.split('/').pop() || s, stored: false }
 }
 
-/** formatBytes says a file's size in the locale's words (`48.2 kB`, `1.5 MB`); locale undefined is the browser's. */
-export function formatBytes(bytes: number, locale?: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const
-  let n = bytes
-  let u = 0
-  while (n >= 1024 && u < units.length - 1) {
-    n /= 1024
-    u++
-  }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[u], unitDisplay: 'short', maximumFractionDigits: 1 }).format(n)
-}

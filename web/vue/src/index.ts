@@ -70,7 +70,7 @@ export { default as KitWorkspaceDetail } from './components/KitWorkspaceDetail.v
 export { default as KitCollabPresence } from './components/KitCollabPresence.vue'
 export { breakpoints, gridColumns, isLayout, layoutPresets, resolveLayout } from './components/layout'
 // The naming rules the components use for titles and labels, for an app's own headings.
-export { displayName, formatDate, formatDay, humanize, singular } from './components/util'
+export { displayName, formatBytes, formatDate, formatDay, humanize, singular } from './components/util'
 export { default as KitActivityLog } from './components/KitActivityLog.vue'
 export { default as KitActivityTimeline } from './components/KitActivityTimeline.vue'
 export { default as KitActivityEventRow } from './components/KitActivityEventRow.vue'

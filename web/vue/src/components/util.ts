@@ -104,6 +104,18 @@ export function formatDate(value: unknown, locale?: string): string {
   return Number.isNaN(d.getTime()) ? String(value) : dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(d)
 }
 
+/** formatBytes says a number of bytes in the locale's words (`48.2 kB`, `1.5 MB`); locale undefined is the browser's. */
+export function formatBytes(bytes: number, locale?: string): string {
+  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const
+  let n = bytes
+  let u = 0
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024
+    u++
+  }
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[u], unitDisplay: 'short', maximumFractionDigits: 1 }).format(n)
+}
+
 /** formatDay shows the day of a date field (`2026-03-15`, or a timestamp at midnight UTC) in the browser's locale: `Mar 15, 2026`. */
 export function formatDay(value: unknown, locale?: string): string {
   if (typeof value !== 'string') return value == null ? '' : String(value)
