@@ -51,19 +51,5 @@ func (s *SuperAdmin) DownloadBackup(ctx context.Context, name string) (io.ReadCl
 		return nil, fmt.Errorf("kit client: %w", err)
 	}
 	u.Path = p
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("kit client: %w", err)
-	}
-	s.c.authorize(req)
-	resp, err := s.c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("kit client: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		raw, _ := io.ReadAll(resp.Body)
-		_ = resp.Body.Close()
-		return nil, decodeError(resp, raw)
-	}
-	return resp.Body, nil
+	return s.c.openBody(ctx, u.String())
 }

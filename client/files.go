@@ -210,7 +210,13 @@ func (c *Client) FileURL(f File, thumb string) string {
 // reading; close it when done. A file the caller may no longer read is an
 // [*Error] matching [ErrNotFound].
 func (c *Client) Download(ctx context.Context, f File, thumb string) (io.ReadCloser, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.FileURL(f, thumb), nil)
+	return c.openBody(ctx, c.FileURL(f, thumb))
+}
+
+// openBody GETs url and returns the body of its 200 answer for reading;
+// any other answer is decoded as an [*Error].
+func (c *Client) openBody(ctx context.Context, url string) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("kit client: %w", err)
 	}
