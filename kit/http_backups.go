@@ -4,8 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-
-	"github.com/collectionkit/kit/teamauth"
 )
 
 // registerBackupRoutes adds the super-admins' backup routes: GET and
@@ -14,26 +12,12 @@ import (
 // or 403, as every super-admin route; without a backup store (no
 // Config.Backups.Dir or S3URL) each answers 404, saying so.
 func (k *Kit) registerBackupRoutes(add func(method, path string, h http.HandlerFunc)) {
-	add(http.MethodGet, "/super-admin/backups", k.superAdminRoute(k.serveBackups))
-	add(http.MethodPost, "/super-admin/backups", k.superAdminRoute(k.serveCreateBackup))
-	add(http.MethodGet, "/super-admin/backups/{name}", k.superAdminRoute(k.serveBackupDownload))
-}
-
-// superAdminRoute authenticates and lets only users whose global role is
-// admin through (401, then 403).
-func (k *Kit) superAdminRoute(serve http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		u, err := k.teamAuth.Authenticate(r)
-		if err != nil {
-			k.WriteError(w, r, err)
-			return
-		}
-		if !u.IsAdmin() {
-			k.WriteError(w, r, teamauth.ErrAdminRequired)
-			return
-		}
-		serve(w, r)
+	admin := func(serve http.HandlerFunc) http.HandlerFunc {
+		return k.teamAuth.RequireAdmin()(serve).ServeHTTP
 	}
+	add(http.MethodGet, "/super-admin/backups", admin(k.serveBackups))
+	add(http.MethodPost, "/super-admin/backups", admin(k.serveCreateBackup))
+	add(http.MethodGet, "/super-admin/backups/{name}", admin(k.serveBackupDownload))
 }
 
 // backupHTTPError is err as the backup routes answer it.
