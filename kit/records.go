@@ -445,10 +445,7 @@ func (u *updateCall) setOf(changes Record) map[string]any {
 // written keeps the record as set left it and runs the transaction's
 // listeners.
 func (u *updateCall) written(ctx context.Context, tx bun.Tx, before, changes Record, set map[string]any) error {
-	u.result = copyRecord(before)
-	for k, v := range set {
-		u.result[k] = v
-	}
+	u.result = withSet(before, set)
 	u.m = u.r.k.newMutation(ctx, OpUpdate, u.c.Key(), u.a, u.started)
 	u.m.ItemID, u.m.Updates, u.m.BeforeData, u.m.Result = u.id, copyRecord(changes), before, copyRecord(u.result)
 	return u.r.k.runTxHooks(ctx, tx, u.m)
@@ -472,10 +469,7 @@ func (u *updateCall) alone(ctx context.Context, differ Record) (rec Record, done
 	case err == nil && !wrote && len(dropUnchanged(before, u.changes)) == 0:
 		return before, true, nil
 	case err == nil && wrote:
-		result := copyRecord(before)
-		for k, v := range set {
-			result[k] = v
-		}
+		result := withSet(before, set)
 		m.Updates, m.BeforeData, m.Result = dropUnchanged(before, u.changes), before, copyRecord(result)
 		k.afterCommit(ctx, a, m)
 		return result, true, nil
@@ -508,10 +502,7 @@ func (u *updateCall) aloneWithRows(ctx context.Context) (rec Record, done bool, 
 		return before, true, nil
 	}
 	set := u.setOf(changes)
-	result := copyRecord(before)
-	for k, v := range set {
-		result[k] = v
-	}
+	result := withSet(before, set)
 	m := k.newMutation(ctx, OpUpdate, u.c.Key(), a, u.started)
 	m.ItemID, m.Updates, m.BeforeData, m.Result = u.id, copyRecord(changes), before, copyRecord(result)
 	rows, ok, err := k.joinedRows(ctx, m)
@@ -795,6 +786,15 @@ func dropUnchanged(before, changes Record) Record {
 		if err1 == nil && err2 == nil && string(old) == string(nv) {
 			continue
 		}
+		out[k] = v
+	}
+	return out
+}
+
+// withSet returns a copy of before with the values of set written over.
+func withSet(before Record, set map[string]any) Record {
+	out := copyRecord(before)
+	for k, v := range set {
 		out[k] = v
 	}
 	return out

@@ -126,7 +126,8 @@ func (q *writeQueue) insertCommitRows(ctx context.Context, tx bun.Tx, ok []*writ
 	if err != nil || len(sets) == 0 {
 		return err
 	}
-	optional := !allRequired(sets)
+	n := optionalSets(sets)
+	optional := n > 0
 	if optional {
 		if _, err := q.s.execOnce(ctx, tx, "SAVEPOINT kit_commit_rows"); err != nil {
 			return err
@@ -140,7 +141,7 @@ func (q *writeQueue) insertCommitRows(ctx context.Context, tx bun.Tx, ok []*writ
 		if _, rerr := q.s.execOnce(ctx, tx, "RELEASE kit_commit_rows"); rerr != nil {
 			err, fail = rerr, rerr
 		}
-	case allOptional(sets):
+	case n == len(sets):
 		if rerr := q.rollbackToName(ctx, tx, "kit_commit_rows"); rerr != nil {
 			err = fmt.Errorf("store: write transaction lost: %w", errors.Join(err, rerr))
 			fail = err
@@ -215,24 +216,15 @@ func (q *writeQueue) transactionLost(ctx context.Context, tx bun.Tx) error {
 	return fmt.Errorf("store: probe the transaction: %w", err)
 }
 
-// allRequired reports whether no set is optional.
-func allRequired(sets []CommitRows) bool {
+// optionalSets counts the optional sets of sets.
+func optionalSets(sets []CommitRows) int {
+	n := 0
 	for _, rows := range sets {
 		if rows.Optional {
-			return false
+			n++
 		}
 	}
-	return true
-}
-
-// allOptional reports whether every set is optional.
-func allOptional(sets []CommitRows) bool {
-	for _, rows := range sets {
-		if !rows.Optional {
-			return false
-		}
-	}
-	return true
+	return n
 }
 
 // insertMerged inserts sets, merging the slices of each model type.
