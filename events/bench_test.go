@@ -57,22 +57,12 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 				// testdb.Shared: an SQLite file in b.TempDir() or a fresh
 				// PostgreSQL schema.
 				stmts := &statementCounter{}
-				db := testdb.Shared(b, e)().WithQueryHook(stmts)
-				k, err := kit.New(kit.Config{DB: db, Definitions: shopDefinitions()})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer k.Close()
+				var cfg *events.Config
 				if tc.install {
-					if _, err := events.Install(b.Context(), k, tc.cfg); err != nil {
-						b.Fatal(err)
-					}
+					cfg = &tc.cfg
 				}
+				k, user, actor := benchKit(b, testdb.Shared(b, e)().WithQueryHook(stmts), cfg)
 				ctx := context.Background()
-				team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
-				user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Bench"})
-				k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner)
-				actor := kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
 				uctx := teamauth.WithUser(ctx, user)
 				data := map[string]any{"title": "Claw hammer", "price": "24.90", "stock": 12, "isActive": true,
 					"dimensions": map[string]any{"w": 30, "h": 12}}
@@ -127,6 +117,30 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 	}
 }
 
+// benchKit opens a Kit of the shop collections on db, closed when b ends,
+// with the events add-on installed with cfg (none when nil), and one team
+// with its owner: it returns the Kit, the owner and the owner's actor.
+func benchKit(b *testing.B, db *bun.DB, cfg *events.Config) (*kit.Kit, *teamauth.User, kit.Actor) {
+	b.Helper()
+	k, err := kit.New(kit.Config{DB: db, Definitions: shopDefinitions()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { k.Close() })
+	if cfg != nil {
+		if _, err := events.Install(b.Context(), k, *cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Bench"})
+	if _, err := k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner); err != nil {
+		b.Fatal(err)
+	}
+	return k, user, kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
+}
+
 // statementCounter is a bun query hook counting the statements sent.
 type statementCounter struct{ n atomic.Int64 }
 
@@ -152,22 +166,12 @@ func BenchmarkUpdate(b *testing.B) {
 			for _, on := range []bool{false, true} {
 				name := map[bool]string{false: "off", true: "on"}[on]
 				b.Run(name, func(b *testing.B) {
-					k, err := kit.New(kit.Config{DB: testdb.Shared(b, e)(), Definitions: shopDefinitions()})
-					if err != nil {
-						b.Fatal(err)
-					}
-					defer k.Close()
+					var cfg *events.Config
 					if on {
-						if _, err := events.Install(b.Context(), k, events.Config{}); err != nil {
-							b.Fatal(err)
-						}
+						cfg = &events.Config{}
 					}
-					ctx := context.Background()
-					team, _ := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
-					user, _ := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Bench"})
-					k.Accounts().AddMember(ctx, team.ID, user.ID, teamauth.RoleOwner)
-					actor := kit.Actor{TeamID: team.ID, UserID: user.ID, Role: teamauth.RoleOwner}
-					uctx := teamauth.WithUser(ctx, user)
+					k, user, actor := benchKit(b, testdb.Shared(b, e)(), cfg)
+					uctx := teamauth.WithUser(context.Background(), user)
 					products := k.Records("shopProducts")
 					var next atomic.Int64
 					ids := make(chan string, 64)

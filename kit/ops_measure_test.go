@@ -38,28 +38,9 @@ func TestMeasureImportExport(t *testing.T) {
 		fmt.Fprintf(&csv, "Task number %d,SKU-%07d,%d.%02d,%d,%t,2026-12-%02dT00:00:00Z\n", i, i, i%1000, i%100, i%50, i%2 == 0, 1+i%28)
 	}
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		cfg := kit.Config{Definitions: deskDefinitions(), Changes: kit.ChangesConfig{MaxRetained: int64(2 * n)}}
-		if e == testdb.EngineSQLite {
-			cfg.SQLitePath = filepath.Join(t.TempDir(), "kit.db")
-		} else {
-			cfg.DB = testdb.Open(t, e)
-		}
-		k, err := kit.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer k.Close()
 		ctx := t.Context()
-		team, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Ann", Email: "ann@example.com"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := kit.Actor{UserID: user.ID, TeamID: team.ID, Role: teamauth.RoleOwner}
-		tasks := k.Records("deskTasks")
+		a, tasks := measuredKit(t, e, kit.Config{Definitions: deskDefinitions(), Changes: kit.ChangesConfig{MaxRetained: int64(2 * n)}})
+		var err error
 		var res *kit.ImportResult
 		took, peak := measure(func() {
 			res, err = tasks.Import(ctx, a, kit.ExportCSV, bytes.NewReader(csv.Bytes()))
@@ -180,28 +161,9 @@ func TestMeasureExportMillion(t *testing.T) {
 		t.Skip("KIT_MEASURE_EXPORT_ROWS is not set: the export figure is not measured")
 	}
 	testdb.Each(t, func(t *testing.T, e testdb.Engine) {
-		cfg := kit.Config{Definitions: deskDefinitions(), Changes: kit.ChangesConfig{Disabled: true}, Logger: quietLogger()}
-		if e == testdb.EngineSQLite {
-			cfg.SQLitePath = filepath.Join(t.TempDir(), "kit.db")
-		} else {
-			cfg.DB = testdb.Open(t, e)
-		}
-		k, err := kit.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer k.Close()
 		ctx := t.Context()
-		team, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Ann", Email: "ann@example.com"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		a := kit.Actor{UserID: user.ID, TeamID: team.ID, Role: teamauth.RoleOwner}
-		tasks := k.Records("deskTasks")
+		a, tasks := measuredKit(t, e, kit.Config{Definitions: deskDefinitions(), Changes: kit.ChangesConfig{Disabled: true}, Logger: quietLogger()})
+		var err error
 		const chunk = 50_000
 		seeded := time.Now()
 		for start := 0; start < n; start += chunk {
@@ -232,4 +194,31 @@ func TestMeasureExportMillion(t *testing.T) {
 			t.Logf("%s: export as %s: live heap at most %+.1f MB over %.1f MB before", e, f, float64(int64(live.max)-int64(base.HeapAlloc))/1e6, float64(base.HeapAlloc)/1e6)
 		}
 	})
+}
+
+// measuredKit opens a Kit of cfg on engine e (SQLite in a file, as a
+// server runs it), closed when t ends, with one team and its owner, and
+// returns the owner's actor and the deskTasks records.
+func measuredKit(t *testing.T, e testdb.Engine, cfg kit.Config) (kit.Actor, *kit.Records) {
+	t.Helper()
+	if e == testdb.EngineSQLite {
+		cfg.SQLitePath = filepath.Join(t.TempDir(), "kit.db")
+	} else {
+		cfg.DB = testdb.Open(t, e)
+	}
+	k, err := kit.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.Close() })
+	ctx := t.Context()
+	team, err := k.Accounts().CreateTeam(ctx, teamauth.Team{Name: "Acme", Slug: "acme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, err := k.Accounts().CreateUser(ctx, teamauth.User{Name: "Ann", Email: "ann@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kit.Actor{UserID: user.ID, TeamID: team.ID, Role: teamauth.RoleOwner}, k.Records("deskTasks")
 }
