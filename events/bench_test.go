@@ -61,7 +61,7 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 				if tc.install {
 					cfg = &tc.cfg
 				}
-				k, user, actor := benchKit(b, testdb.Shared(b, e)().WithQueryHook(stmts), cfg)
+				k, user, actor := benchKit(b, testdb.Shared(b, e)().WithQueryHook(stmts), stmts, cfg)
 				ctx := context.Background()
 				uctx := teamauth.WithUser(ctx, user)
 				data := map[string]any{"title": "Claw hammer", "price": "24.90", "stock": 12, "isActive": true,
@@ -118,11 +118,13 @@ func benchmarkCreate(b *testing.B, e testdb.Engine) {
 }
 
 // benchKit opens a Kit of the shop collections on db, closed when b ends,
-// with the events add-on installed with cfg (none when nil), and one team
-// with its owner: it returns the Kit, the owner and the owner's actor.
-func benchKit(b *testing.B, db *bun.DB, cfg *events.Config) (*kit.Kit, *teamauth.User, kit.Actor) {
+// with hook (when not nil) observing the statements of kit's record
+// service (those bun runs go to db's own hooks), the events add-on
+// installed with cfg (none when nil), and one team with its owner: it
+// returns the Kit, the owner and the owner's actor.
+func benchKit(b *testing.B, db *bun.DB, hook bun.QueryHook, cfg *events.Config) (*kit.Kit, *teamauth.User, kit.Actor) {
 	b.Helper()
-	k, err := kit.New(kit.Config{DB: db, Definitions: shopDefinitions()})
+	k, err := kit.New(kit.Config{DB: db, Definitions: shopDefinitions(), QueryHook: hook})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func BenchmarkUpdate(b *testing.B) {
 					if on {
 						cfg = &events.Config{}
 					}
-					k, user, actor := benchKit(b, testdb.Shared(b, e)(), cfg)
+					k, user, actor := benchKit(b, testdb.Shared(b, e)(), nil, cfg)
 					uctx := teamauth.WithUser(context.Background(), user)
 					products := k.Records("shopProducts")
 					var next atomic.Int64
