@@ -61,5 +61,5 @@ require (
 	golang.org/x/text v0.37.0
 	modernc.org/libc v1.67.6
 	modernc.org/mathutil v1.7.1 // indirect
-	modernc.org/memory v1.11.0 // indirect
+	modernc.org/memory v1.12.1 // indirect
 )
