@@ -512,6 +512,10 @@ func (p *tab) signInAs(path, email, password string) {
 		chromedp.Click(chromedp.CSS("button[type=submit]")),
 		chromedp.WaitVisible(chromedp.CSS("[data-test=me-name]")),
 	)
+	// The collections arrive after the user: until then the sidebar's
+	// entries, and Sign out below them, are not where they will be, and a
+	// click would land on whatever moves under it.
+	p.waitFor("the sidebar's collections", `!document.querySelector('#sidebar nav[aria-busy=true]')`)
 }
 
 // outDir is where the screenshots go: testdata/out, ignored by git.
