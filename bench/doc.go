@@ -115,6 +115,7 @@
 //	--check=true         compare the two servers' answers before the load
 //	--totals-cache N     kit's Config.TotalsCache (-1: every list counts)
 //	--bulk-over 100000   seed kit in bulk above this many rows
+//	--events 0           past events in kit's and raw-audit's audit tables (trail.go)
 //	--pin auto           CPU placement: split, none or auto
 //	--gen-procs 1        GOMAXPROCS of the generator
 //	--max-requests       stop a round after this many requests

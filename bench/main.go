@@ -49,6 +49,7 @@ type options struct {
 	genProcs    int
 	rounds      int
 	bulkOver    int
+	trail       int
 	check       bool
 	keep        bool
 	totals      int
@@ -76,6 +77,7 @@ func parseOptions(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.genProcs, "gen-procs", 1, "GOMAXPROCS of the load generator")
 	fs.IntVar(&o.rounds, "rounds", 6, "split each timed run into this many rounds, alternating which server goes first (kit raw, raw kit, ...), so background load on a shared machine falls on both alike")
 	fs.IntVar(&o.bulkOver, "bulk-over", 100_000, "seed kit in bulk (kit's storage code, multi-row INSERTs) instead of through its record API when --rows exceeds this")
+	fs.IntVar(&o.trail, "events", 0, "past audit events in kit's event table and in raw-audit's audit table before each round, updates of the seeded products, as a trail that retention keeps holds them (kit serve keeps up to 100000)")
 	fs.BoolVar(&o.check, "check", true, "compare kit's and the baseline's answers to every list, filter and search before the load (at --rows 1000000 the baseline's searches scan a million rows each: minutes on a loaded machine)")
 	fs.IntVar(&o.totals, "totals-cache", 0, "kit's Config.TotalsCache: remembered totals of filtered and searched lists (0: kit's default, -1: none, so every list counts)")
 	srvs := fs.String("servers", strings.Join(allServers, ","), "comma-separated servers: kit (events on, as kit serve runs), kit-no-events, raw, raw-audit; kit-no-events and raw-audit run the write workloads only")
@@ -173,7 +175,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	started := time.Now()
 	ds := newDataset(o.rows)
 	fmt.Fprintf(stderr, "bench: seeding %d rows into kit and the baseline\n", len(ds.Main)+len(ds.Other))
-	fx, err := seed(ctx, dir, o.db, ds, o.bulkOver, stderr)
+	fx, err := seed(ctx, dir, o.db, ds, o.bulkOver, o.trail, stderr)
 	if err != nil {
 		return fmt.Errorf("seed: %w", err)
 	}

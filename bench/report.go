@@ -167,7 +167,11 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 	o := m.opts
 	fmt.Fprintf(w, "kit against a hand-written baseline: `%s`, %s to %s UTC, %s.\n\n", m.command,
 		m.started.UTC().Format("2006-01-02 15:04"), time.Now().UTC().Format("15:04"), revision())
-	fmt.Fprintf(w, "- data: %d products in team acme (loaded), %d in team globex; 2 teams, 1 user (owner of both)\n", len(m.ds.Main), len(m.ds.Other))
+	fmt.Fprintf(w, "- data: %d products in team acme (loaded), %d in team globex; 2 teams, 1 user (owner of both)", len(m.ds.Main), len(m.ds.Other))
+	if o.trail > 0 {
+		fmt.Fprintf(w, "; %d past events in kit's and raw-audit's audit tables", o.trail)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "- search terms and the share of acme's rows they hit:")
 	for i, t := range m.ds.Terms {
 		sep := ","

@@ -53,7 +53,7 @@ type fixture struct {
 // kit itself writes), or in bulk with kit's storage code when the loaded
 // team has more than bulkOver rows, and copies the stored rows into the
 // raw baseline's table with SQL.
-func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver int, progress io.Writer) (_ *fixture, err error) {
+func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver, trail int, progress io.Writer) (_ *fixture, err error) {
 	fx := &fixture{pg: dsn != "", dsn: dsn}
 	var kdb, rdb *bun.DB
 	if fx.pg {
@@ -108,6 +108,9 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver int, progr
 	if _, err := events.Install(ctx, k, events.Config{}); err != nil {
 		return nil, fmt.Errorf("install events: %w", err)
 	}
+	if err := seedTrail(ctx, k.DB(), fx.pg, kitTrail, trail); err != nil {
+		return nil, err
+	}
 	if !fx.pg {
 		if _, err := k.DB().ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			return nil, err
@@ -130,15 +133,28 @@ func seed(ctx context.Context, dir, dsn string, ds *dataset, bulkOver int, progr
 	if err := fx.seedRaw(ctx, raw, stored, progress); err != nil {
 		return nil, fmt.Errorf("seed raw: %w", err)
 	}
+	if err := seedTrail(ctx, raw, fx.pg, rawTrail, trail); err != nil {
+		return nil, err
+	}
 	if fx.pg {
 		for _, db := range []*bun.DB{kdb, rdb} {
 			if _, err := db.ExecContext(ctx, "CREATE TABLE bench_seed AS TABLE shop_products"); err != nil {
 				return nil, err
 			}
 		}
-		// kit's row counts (kit_row_counts) are put back with the rows.
-		if _, err := kdb.ExecContext(ctx, "CREATE TABLE bench_seed_counts AS TABLE kit_row_counts"); err != nil {
-			return nil, err
+		// kit's row counts (kit_row_counts) and both audit tables are put
+		// back with the rows.
+		for _, q := range []struct {
+			db   *bun.DB
+			stmt string
+		}{
+			{kdb, "CREATE TABLE bench_seed_counts AS TABLE kit_row_counts"},
+			{kdb, "CREATE TABLE bench_seed_events AS TABLE kit_events"},
+			{rdb, "CREATE TABLE bench_seed_audit AS TABLE bench_audit"},
+		} {
+			if _, err := q.db.ExecContext(ctx, q.stmt); err != nil {
+				return nil, err
+			}
 		}
 		// The tables as restore leaves them, so that the first workload
 		// of each server needs no restore.
@@ -427,10 +443,12 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 			rebuild = append(rebuild, creates...)
 		}
 	}
-	stmts := []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed", "TRUNCATE bench_audit"}
+	stmts := []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed",
+		"TRUNCATE bench_audit", "INSERT INTO bench_audit SELECT * FROM bench_seed_audit"}
 	if server == "kit" {
 		stmts = []string{"TRUNCATE shop_products", "INSERT INTO shop_products SELECT * FROM bench_seed",
-			"TRUNCATE kit_row_counts", "INSERT INTO kit_row_counts SELECT * FROM bench_seed_counts", "TRUNCATE kit_events"}
+			"TRUNCATE kit_row_counts", "INSERT INTO kit_row_counts SELECT * FROM bench_seed_counts",
+			"TRUNCATE kit_events", "INSERT INTO kit_events SELECT * FROM bench_seed_events"}
 	}
 	for _, stmt := range stmts {
 		if _, err := db.ExecContext(ctx, stmt); err != nil {
