@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -55,13 +54,9 @@ SELECT %s FROM n CROSS JOIN c JOIN p ON p.rn = (CAST(n.i AS BIGINT) * 7919) %% c
 		n-1, t.table, strings.Join(cols, ", "), strings.Join(vals, ", "))
 }
 
-// execer runs a statement: a *bun.DB or a *sql.DB.
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-}
-
-// seedTrail writes n past events into t through db (nothing when n is 0).
-func seedTrail(ctx context.Context, db execer, pg bool, t trailTable, n int) error {
+// seedTrail writes n past events into t through db, kit's *bun.DB or the
+// baseline's *sql.DB (nothing when n is 0).
+func seedTrail(ctx context.Context, db rawDB, pg bool, t trailTable, n int) error {
 	if n <= 0 {
 		return nil
 	}
