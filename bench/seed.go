@@ -401,21 +401,14 @@ func (fx *fixture) restore(ctx context.Context, server string) error {
 	if fx.pg && !fx.changed[server] {
 		return nil
 	}
+	schema, path, seedPath := fx.place(server)
 	if !fx.pg {
-		path, seedPath := fx.kitPath, fx.kitSeed
-		if server == "raw" {
-			path, seedPath = fx.rawPath, fx.rawSeed
-		}
 		for _, suffix := range []string{"-wal", "-shm"} {
 			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 		}
 		return copyFile(seedPath, path)
-	}
-	schema := fx.kitSchema
-	if server == "raw" {
-		schema = fx.rawSchema
 	}
 	db, err := pgopen.Open(ctx, fx.dsn, pgopen.Options{SearchPath: schema, MaxOpenConns: 1})
 	if err != nil {
@@ -509,6 +502,15 @@ func family(server string) string {
 	return server
 }
 
+// place is where server's family (see family) keeps its data: its schema
+// on PostgreSQL, its working file and the seeded copy of it on SQLite.
+func (fx *fixture) place(server string) (schema, path, seedPath string) {
+	if family(server) == "raw" {
+		return fx.rawSchema, fx.rawPath, fx.rawSeed
+	}
+	return fx.kitSchema, fx.kitPath, fx.kitSeed
+}
+
 // cleanup drops the PostgreSQL schemas; SQLite files go with the
 // temporary directory.
 func (fx *fixture) cleanup() {
@@ -530,18 +532,13 @@ func (fx *fixture) cleanup() {
 // serverArgs are the --serve arguments of a child for server.
 func (fx *fixture) serverArgs(server string) []string {
 	args := []string{"--serve", server}
-	kit := family(server) == "kit"
-	switch {
-	case fx.pg && kit:
-		args = append(args, "--db", fx.dsn, "--schema", fx.kitSchema)
-	case fx.pg:
-		args = append(args, "--db", fx.dsn, "--schema", fx.rawSchema)
-	case kit:
-		args = append(args, "--sqlite", fx.kitPath)
-	default:
-		args = append(args, "--sqlite", fx.rawPath)
+	schema, path, _ := fx.place(server)
+	if fx.pg {
+		args = append(args, "--db", fx.dsn, "--schema", schema)
+	} else {
+		args = append(args, "--sqlite", path)
 	}
-	if !kit {
+	if family(server) != "kit" {
 		args = append(args, "--token", fx.rawToken, "--user", fx.userID, "--teams", fx.teamID+","+fx.otherTeamID)
 	}
 	return args

@@ -77,21 +77,14 @@ func TestPastEventsFillBothAuditTablesAndComeBackWithTheRows(t *testing.T) {
 // openSeeded opens the working database of server (kit or raw).
 func openSeeded(t *testing.T, fx *fixture, server string) *sql.DB {
 	t.Helper()
+	schema, path, _ := fx.place(server)
 	if fx.pg {
-		schema := fx.kitSchema
-		if server == "raw" {
-			schema = fx.rawSchema
-		}
 		db, err := pgopen.Open(context.Background(), fx.dsn, pgopen.Options{SearchPath: schema, MaxOpenConns: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = db.Close() })
 		return db.DB
-	}
-	path := fx.kitPath
-	if server == "raw" {
-		path = fx.rawPath
 	}
 	db, err := openRawSQLite(path)
 	if err != nil {
