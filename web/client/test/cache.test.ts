@@ -32,9 +32,13 @@ describe('cache', () => {
 
   it('a read that was under way when a write invalidated its collection does not put its older answer in the cache', async () => {
     // The list's answer is held back (the real server's, delivered late)
-    // until the write has returned and dropped the cached reads.
+    // until the write has returned and dropped the cached reads. The write
+    // is sent only once the server has answered the list, so the server
+    // cannot see them in the other order.
     let release!: () => void
     const held = new Promise<void>((resolve) => (release = resolve))
+    let answered!: () => void
+    const listAnswered = new Promise<void>((resolve) => (answered = resolve))
     let holdNext = false
     const kit = clientAs('ann', {
       cache: true,
@@ -42,7 +46,10 @@ describe('cache', () => {
         const hold = holdNext
         holdNext = false
         const res = await fetch(input, init)
-        if (hold) await held
+        if (hold) {
+          answered()
+          await held
+        }
         return res
       },
     })
@@ -51,6 +58,7 @@ describe('cache', () => {
     await categories.create({ title: `${tag} 1` })
     holdNext = true
     const before = categories.list({ search: tag })
+    await listAnswered
     await categories.create({ title: `${tag} 2` })
     release()
     expect((await before).pagination.totalItems).toBe(1)
