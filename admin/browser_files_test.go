@@ -63,7 +63,7 @@ func TestBrowserUploadedFiles(t *testing.T) {
 	})
 	t.Run("deleting the record in the admin removes its blob", func(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS(`[data-kit-row-delete][aria-label="Delete Uploaded sample"]`)))
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+		p.confirmDelete()
 		p.waitFor("the row to go", fmt.Sprintf(`!%s`, row))
 		if n := blobs(); n != 0 {
 			t.Errorf("got %d blobs after the delete, want 0", n)
@@ -166,7 +166,7 @@ func TestBrowserFileInput(t *testing.T) {
 	t.Run("deleting the record removes every blob", func(t *testing.T) {
 		p.step(t)
 		p.do(chromedp.Click(chromedp.CSS(`[data-kit-row-delete][aria-label="Delete Picked sample"]`)))
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+		p.confirmDelete()
 		p.waitFor("the row to go", fmt.Sprintf(`!%s`, row))
 		if n := countBlobs(w); n != 0 {
 			t.Errorf("got %d blobs after the delete, want 0", n)

@@ -73,7 +73,7 @@ func TestBrowserFeedbackAndDialogs(t *testing.T) {
 			t.Errorf("got the focus on %s in the delete confirmation, want Cancel", got)
 		}
 		p.checkAccessibility("the delete confirmation")
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+		p.confirmDelete()
 		p.waitToast("success", "Product “Lamp B” deleted.")
 		if slices.Contains(w.titles(t, "shopProducts", "title"), "Lamp B") {
 			t.Error("got Lamp B still stored, want it deleted")

@@ -242,13 +242,13 @@ func TestBrowserForms(t *testing.T) {
 			chromedp.Click(chromedp.CSS(`[aria-label="Select Widget 21"]`)),
 		)
 		p.waitText("[data-kit-delete] [data-kit-count]", "2")
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-delete]")), chromedp.WaitEnabled(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")))
+		p.do(chromedp.Click(chromedp.CSS("[data-kit-delete]")))
 		p.waitText("[data-kit-confirm]", "Delete these 2 items?")
 		if got := eval[[]string](p, `[...document.querySelectorAll('[data-kit-confirm-names] li')].map(li => li.innerText)`); !slices.Equal(got, []string{"Widget 22", "Widget 21"}) {
 			t.Errorf("got the confirmation naming %v, want Widget 22 and Widget 21", got)
 		}
 		p.checkAccessibility("the delete confirmation")
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form=delete]")))
+		p.confirmDelete()
 		p.waitText("[data-kit-summary]", "of 24 results")
 		titles := w.titles(t, "shopProducts", "title")
 		if slices.Contains(titles, "Widget 22") || slices.Contains(titles, "Widget 21") || len(titles) != 24 {
@@ -628,11 +628,8 @@ func TestBrowserPhone(t *testing.T) {
 
 	t.Run("a card's Delete asks for a confirmation and removes the record", func(t *testing.T) {
 		p.step(t)
-		// The confirmation's Delete stays disabled while the form loads the
-		// collection's schema: a click before that does nothing, as for a
-		// person, so the test waits for it to be enabled.
-		p.do(chromedp.Click(chromedp.CSS(`[data-kit-row-delete][aria-label="Delete Lamp B"]`)), chromedp.WaitEnabled(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")))
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form=delete]")))
+		p.do(chromedp.Click(chromedp.CSS(`[data-kit-row-delete][aria-label="Delete Lamp B"]`)))
+		p.confirmDelete()
 		p.waitText("[data-kit-summary]", "of 24 results")
 		if titles := w.titles(t, "shopProducts", "title"); slices.Contains(titles, "Lamp B") || len(titles) != 24 {
 			t.Errorf("got products %v, want 24 without Lamp B", titles)

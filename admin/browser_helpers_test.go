@@ -480,6 +480,16 @@ func (p *tab) waitText(css, text string) {
 	p.waitFor(fmt.Sprintf("%q in %s", text, css), fmt.Sprintf(`(document.querySelector(%s)?.innerText ?? '').includes(%s)`, jsString(css), jsString(text)))
 }
 
+// confirmDelete presses Delete in the open delete confirmation and waits
+// for the form to close. The button stays disabled while the form reads
+// the records' titles, and a click before that does nothing, as for a
+// person: so it waits for the button to be enabled first.
+func (p *tab) confirmDelete() {
+	p.t.Helper()
+	submit := chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")
+	p.do(chromedp.WaitEnabled(submit), chromedp.Click(submit), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+}
+
 // rowTitles returns the title cells of the table, top to bottom.
 func (p *tab) rowTitles() []string {
 	p.t.Helper()

@@ -97,7 +97,7 @@ func TestBrowserTrashAndRestore(t *testing.T) {
 	p.waitRows("Task 1", "Task 2", "Task 3", "Task 4")
 	remove := func(title string) {
 		p.do(chromedp.Click(chromedp.CSS(fmt.Sprintf(`[data-kit-row-delete][aria-label="Delete %s"]`, title))))
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+		p.confirmDelete()
 	}
 
 	t.Run("deleted tasks show in the trash", func(t *testing.T) {

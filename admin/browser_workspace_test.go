@@ -83,7 +83,7 @@ func TestBrowserWorkspace(t *testing.T) {
 		p.step(t)
 		p.do(chromedp.Click(chromedp.CSS("[data-kit-workspace-detail] [data-kit-row-delete]")))
 		p.waitText("[data-kit-confirm]", "Groceries")
-		p.do(chromedp.Click(chromedp.CSS("[data-kit-form=delete] [data-kit-submit]")), chromedp.WaitNotPresent(chromedp.CSS("[data-kit-form]")))
+		p.confirmDelete()
 		p.waitText("[data-kit-detail-empty]", "Select a record")
 		p.waitFor("no item in the URL", `!new URLSearchParams(location.search).has('item')`)
 		p.waitFor("two notes", `document.querySelectorAll('[data-kit-select]').length === 2`)
