@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -31,12 +32,18 @@ import (
 // which on SQLite is nearly all the work, and stmts/op, the statements
 // sent to the database per create, each a round trip on PostgreSQL.
 func BenchmarkCreate(b *testing.B) {
+	benchEachEngine(b, benchmarkCreate)
+}
+
+// benchEachEngine runs fn once per engine as a sub-benchmark named after
+// the engine; the PostgreSQL one skips when KIT_TEST_POSTGRES is unset.
+func benchEachEngine(b *testing.B, fn func(b *testing.B, e testdb.Engine)) {
 	for _, e := range []testdb.Engine{testdb.EngineSQLite, testdb.EnginePostgres} {
 		b.Run(string(e), func(b *testing.B) {
 			if e == testdb.EnginePostgres {
 				testdb.PostgresDSN(b)
 			}
-			benchmarkCreate(b, e)
+			fn(b, e)
 		})
 	}
 }
@@ -205,3 +212,88 @@ func BenchmarkUpdate(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkList measures the list endpoint's queries (Tracker.Events: a
+// page of 50 and its count) on a trail of 100,000 events (seedEvents), the
+// most the default retention keeps. It runs on an SQLite file and, when
+// KIT_TEST_POSTGRES is set, on PostgreSQL:
+//
+//	go test ./events/ -run '^$' -bench List
+func BenchmarkList(b *testing.B) {
+	benchEachEngine(b, benchmarkList)
+}
+
+func benchmarkList(b *testing.B, e testdb.Engine) {
+	ctx := context.Background()
+	db := testdb.Shared(b, e)()
+	k, _, actor := benchKit(b, db, nil, nil)
+	tr, err := events.Install(ctx, k, events.Config{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	seedEvents(b, db, e, actor.TeamID, 100_000)
+	for _, tc := range []struct {
+		name string
+		q    events.Query
+	}{
+		{"page 1", events.Query{}},
+		{"page 500", events.Query{Page: 500}},
+		{"a record's history", events.Query{ItemID: seedID('a', 1234)}},
+		{"a user's changes", events.Query{UserID: seedID('b', 3)}},
+		{"a collection's changes", events.Query{CollectionName: "shopCategories"}},
+		{"the deletes", events.Query{Operation: kit.OpDelete}},
+		{"the last hour", events.Query{DateFrom: time.Now().Add(-time.Hour)}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				page, err := tr.Events(ctx, actor.TeamID, tc.q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(page.Items) == 0 {
+					b.Fatal("got no events, want a page")
+				}
+			}
+		})
+	}
+}
+
+// seedEvents writes n past events into kit_events in one statement, nine
+// in ten of them team teamID's and the rest another team's: changes of n/5
+// records (seedID('a', 0), seedID('a', 1), ...) in two collections by five
+// users (seedID('b', 0) to seedID('b', 4)), one in fifty a delete and the
+// rest updates, one a second up to now. On PostgreSQL it then analyzes the
+// table, as autovacuum would.
+func seedEvents(tb testing.TB, db bun.IDB, e testdb.Engine, teamID string, n int) {
+	tb.Helper()
+	ctx := context.Background()
+	id := func(kind, num string) string {
+		if e == testdb.EnginePostgres {
+			return "'00000000-0000-7000-" + kind + "000-' || lpad((" + num + ")::text, 12, '0')"
+		}
+		return "printf('00000000-0000-7000-" + kind + "000-%012d', " + num + ")"
+	}
+	at := "strftime('%Y-%m-%d %H:%M:%f+00:00', 'now', '-' || (? - i) || ' seconds')"
+	if e == testdb.EnginePostgres {
+		at = "now() - (? - i) * interval '1 second'"
+	}
+	seed := `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ? - 1)
+INSERT INTO kit_events (id, team_id, "timestamp", operation, collection_name, item_id, user_id, user_name, changes, metadata)
+SELECT ` + id("8", "i") + `, CASE WHEN i % 10 = 9 THEN 'other' ELSE ? END, ` + at + `,
+	CASE WHEN i % 50 = 0 THEN 'delete' ELSE 'update' END,
+	CASE WHEN i % 7 = 0 THEN 'shopCategories' ELSE 'shopProducts' END,
+	` + id("a", "(i * 7919) % ?") + `, ` + id("b", "i % 5") + `, 'History',
+	'[["price","1.00","2.00"],["title","Claw hammer","Claw hammer XL"]]', '{}' FROM n`
+	if _, err := db.NewRaw(seed, n, teamID, n, max(n/5, 1)).Exec(ctx); err != nil {
+		tb.Fatalf("seed %d events: %v", n, err)
+	}
+	if e == testdb.EnginePostgres {
+		if _, err := db.ExecContext(ctx, "ANALYZE kit_events"); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// seedID is the id seedEvents gives the record (kind 'a') or user (kind
+// 'b') number n: a UUID, as kit's ids are.
+func seedID(kind byte, n int) string { return fmt.Sprintf("00000000-0000-7000-%c000-%012d", kind, n) }
