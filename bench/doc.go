@@ -86,11 +86,11 @@
 // writeReport (report.go) prints, in this order: the command line (--out
 // left out, the URL of --db hidden), when it ran and which commit it
 // measured (git rev-parse, "plus uncommitted changes" when the tree is
-// dirty); the data, the load, the generator, the two engines and the
-// machine; one table row per workload and server; whether the answers
-// were identical; a warning when other processes used more than a tenth
-// of a core during a timed run; the first error of any row with errors;
-// and a legend of the columns.
+// dirty, the --out file aside); the data, the load, the generator, the
+// two engines and the machine; one table row per workload and server;
+// whether the answers were identical; a warning when other processes used
+// more than a tenth of a core during a timed run; the first error of any
+// row with errors; and a legend of the columns.
 //
 // The report goes to stdout. --out FILE writes it to FILE as well
 // (out.go): when FILE holds the markers

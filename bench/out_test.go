@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,6 +93,56 @@ func TestCommandLine(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := commandLine(tc.args); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRevisionLeavesTheReportOutOfTheChanges: the report names the commit,
+// with "plus uncommitted changes" when the working tree holds any, and the
+// file the report goes to is not one: a run that rewrote it measured the
+// same kit. It runs git on a repository in t.TempDir().
+func TestRevisionLeavesTheReportOutOfTheChanges(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=kit", "-c", "user.email=kit@example.com"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("init", "-q")
+	write("docs/benchmarks.md", "old tables\n")
+	write("kit.go", "package kit\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	clean := revision("docs/benchmarks.md")
+	if !strings.HasPrefix(clean, "kit at ") || strings.Contains(clean, "uncommitted") {
+		t.Fatalf("a clean tree: got %q, want kit at a commit", clean)
+	}
+	for _, tc := range []struct {
+		name, out, change, want string
+	}{
+		{"a rewritten report is no change to kit", "docs/benchmarks.md", "docs/benchmarks.md", clean},
+		{"a rewritten report given by its absolute path is no change either", filepath.Join(dir, "docs/benchmarks.md"), "docs/benchmarks.md", clean},
+		{"a change to the code is one", "docs/benchmarks.md", "kit.go", clean + " plus uncommitted changes"},
+		{"without --out the report is a change like any other", "", "docs/benchmarks.md", clean + " plus uncommitted changes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			git("checkout", "-q", "--", ".")
+			write(tc.change, "changed\n")
+			if got := revision(tc.out); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -166,7 +168,7 @@ type reportMeta struct {
 func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 	o := m.opts
 	fmt.Fprintf(w, "kit against a hand-written baseline: `%s`, %s to %s UTC, %s.\n\n", m.command,
-		m.started.UTC().Format("2006-01-02 15:04"), time.Now().UTC().Format("15:04"), revision())
+		m.started.UTC().Format("2006-01-02 15:04"), time.Now().UTC().Format("15:04"), revision(o.out))
 	fmt.Fprintf(w, "- data: %d products in team acme (loaded), %d in team globex; 2 teams, 1 user (owner of both)", len(m.ds.Main), len(m.ds.Other))
 	if o.trail > 0 {
 		fmt.Fprintf(w, "; %d past events in kit's and raw-audit's audit tables", o.trail)
@@ -186,7 +188,7 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		o.conns, o.duration, o.rounds, o.duration/time.Duration(o.rounds), o.warmup, o.maxRequests)
 	fmt.Fprintf(w, "- generator: %s\n", m.generator)
 	fmt.Fprintf(w, "- kit: %s; raw: %s\n", m.kitEngine, m.rawEngine)
-	fmt.Fprintf(w, "- machine: %s, %d CPUs; %s; seeding took %s (not timed)\n", m.goVersion, m.cpus, revision(), m.seedTook.Round(time.Millisecond))
+	fmt.Fprintf(w, "- machine: %s, %d CPUs; %s; seeding took %s (not timed)\n", m.goVersion, m.cpus, revision(o.out), m.seedTook.Round(time.Millisecond))
 	if m.profilesDir != "" {
 		fmt.Fprintf(w, "- CPU profiles of the children: `%s/<server>-<workload>[-<round>].pprof`\n", m.profilesDir)
 	}
@@ -261,17 +263,39 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 
 // revision names the commit of the working directory's repository, when
 // there is one: kit changes under the benchmark, so a table should say
-// which kit it measured.
-func revision() string {
-	out, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
+// which kit it measured. A change to out, the file the report goes to (no
+// file when empty), is not a change to kit: a run that rewrites
+// docs/benchmarks.md leaves the next run's kit as it was.
+func revision(out string) string {
+	res, err := exec.Command("git", "rev-parse", "--short=12", "HEAD").Output()
 	if err != nil {
 		return "revision unknown"
 	}
-	rev := "kit at " + strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "status", "--porcelain", "--untracked-files=normal").Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
+	rev := "kit at " + strings.TrimSpace(string(res))
+	args := []string{"status", "--porcelain", "--untracked-files=normal", "--", ":/"}
+	if out != "" {
+		if rel, err := relToWorkingDir(out); err == nil {
+			args = append(args, ":(exclude)"+rel)
+		}
+	}
+	if st, err := exec.Command("git", args...).Output(); err == nil && len(bytes.TrimSpace(st)) > 0 {
 		rev += " plus uncommitted changes"
 	}
 	return rev
+}
+
+// relToWorkingDir returns path relative to the working directory, as git
+// reads a pathspec.
+func relToWorkingDir(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(wd, abs)
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
