@@ -28,7 +28,8 @@ type eventIndex struct {
 // time index than sort a few rows, so an index that left the id out read
 // every event of the team for one record's history. PostgreSQL plans from
 // its statistics and sorts the rows of equal timestamps as it reads them
-// (an incremental sort); the id would only make its indexes larger.
+// (an incremental sort), so its filter indexes leave the id out
+// (docs/decisions/0021).
 func eventIndexes(d dialect.Name) []eventIndex {
 	filter := []string{"timestamp"}
 	suffix := "_time_idx"
