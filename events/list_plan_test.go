@@ -95,7 +95,7 @@ func TestListFiltersReadTheirIndexInTheListsOrder(t *testing.T) {
 					t.Fatalf("got %d statements on kit_events, want 2 (the page and its count):\n%s", len(stmts), strings.Join(stmts, "\n"))
 				}
 				for _, stmt := range stmts {
-					plan := explain(t, db, e, stmt)
+					plan := testdb.Explain(t, db, []string{"enable_seqscan", "enable_bitmapscan", "enable_sort"}, stmt)
 					index, count := tc.page, strings.Contains(stmt, "count(*)")
 					if count {
 						index = tc.count
@@ -119,28 +119,3 @@ func TestListFiltersReadTheirIndexInTheListsOrder(t *testing.T) {
 // fullSort matches a sort node of a PostgreSQL plan other than an
 // incremental sort (one of rows that come sorted by a prefix of the key).
 var fullSort = regexp.MustCompile(`(?m)^(\s*->)?\s*Sort\s+\(`)
-
-// explain returns the plan of stmt, one step a line.
-func explain(t *testing.T, db *bun.DB, e testdb.Engine, stmt string) string {
-	t.Helper()
-	ctx := t.Context()
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	prefix := "EXPLAIN QUERY PLAN "
-	if e == testdb.EnginePostgres {
-		for _, set := range []string{"enable_seqscan", "enable_bitmapscan", "enable_sort"} {
-			if _, err := tx.ExecContext(ctx, "SET LOCAL "+set+" = off"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		prefix = "EXPLAIN "
-	}
-	lines, err := testdb.PlanLines(ctx, tx, prefix+stmt)
-	if err != nil {
-		t.Fatalf("explain %s: %v", stmt, err)
-	}
-	return strings.Join(lines, "\n")
-}

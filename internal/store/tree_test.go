@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"github.com/collectionkit/kit/collections"
 	"github.com/collectionkit/kit/internal/sqlexec"
@@ -258,33 +257,10 @@ func TestTreeQueriesUseTheTeamFirstIndexes(t *testing.T) {
 		}
 		move := ts.log.lastWith("substr(") // the statement after it marks the team's rows changed (totals.go)
 		for name, q := range map[string]loggedQuery{"subtree read": read, "subtree move": move} {
-			plan := explain(t, ts.db, e, q.sql, q.args...)
+			plan := testdb.Explain(t, ts.db, []string{"enable_seqscan"}, q.sql, q.args...)
 			if !strings.Contains(plan, "ix_docs_folders_tree_path") {
 				t.Errorf("%s: plan\n%s\nwant it to use ix_docs_folders_tree_path (query %s %v)", name, plan, q.sql, q.args)
 			}
 		}
 	})
-}
-
-// explain returns the query plan of q; on PostgreSQL with sequential scans
-// discouraged, since a small table would rather be scanned.
-func explain(t *testing.T, db *bun.DB, e testdb.Engine, q string, args ...any) string {
-	t.Helper()
-	var lines []string
-	err := db.RunInTx(t.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		prefix := "EXPLAIN QUERY PLAN "
-		if db.Dialect().Name() == dialect.PG {
-			if _, err := tx.ExecContext(ctx, "SET LOCAL enable_seqscan = off"); err != nil {
-				return err
-			}
-			prefix = "EXPLAIN "
-		}
-		var err error
-		lines, err = testdb.PlanLines(ctx, tx.Tx, prefix+q, args...)
-		return err
-	})
-	if err != nil {
-		t.Fatalf("explain %s: %v", q, err)
-	}
-	return strings.Join(lines, "\n")
 }
