@@ -167,8 +167,9 @@ type reportMeta struct {
 // writeReport prints the setup, the table and the result checks.
 func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 	o := m.opts
+	rev := revision(o.out)
 	fmt.Fprintf(w, "kit against a hand-written baseline: `%s`, %s to %s UTC, %s.\n\n", m.command,
-		m.started.UTC().Format("2006-01-02 15:04"), time.Now().UTC().Format("15:04"), revision(o.out))
+		m.started.UTC().Format("2006-01-02 15:04"), time.Now().UTC().Format("15:04"), rev)
 	fmt.Fprintf(w, "- data: %d products in team acme (loaded), %d in team globex; 2 teams, 1 user (owner of both)", len(m.ds.Main), len(m.ds.Other))
 	if o.trail > 0 {
 		fmt.Fprintf(w, "; %d past events in kit's and raw-audit's audit tables", o.trail)
@@ -188,7 +189,7 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		o.conns, o.duration, o.rounds, o.duration/time.Duration(o.rounds), o.warmup, o.maxRequests)
 	fmt.Fprintf(w, "- generator: %s\n", m.generator)
 	fmt.Fprintf(w, "- kit: %s; raw: %s\n", m.kitEngine, m.rawEngine)
-	fmt.Fprintf(w, "- machine: %s, %d CPUs; %s; seeding took %s (not timed)\n", m.goVersion, m.cpus, revision(o.out), m.seedTook.Round(time.Millisecond))
+	fmt.Fprintf(w, "- machine: %s, %d CPUs; %s; seeding took %s (not timed)\n", m.goVersion, m.cpus, rev, m.seedTook.Round(time.Millisecond))
 	if m.profilesDir != "" {
 		fmt.Fprintf(w, "- CPU profiles of the children: `%s/<server>-<workload>[-<round>].pprof`\n", m.profilesDir)
 	}
