@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,7 @@ type Client struct {
 	userAgent string
 	retries   int
 	backoff   time.Duration
+	busy      int // retries of a busy answer; see WithBusyRetries
 	logger    *slog.Logger
 	cache     *Cache
 
@@ -58,13 +60,35 @@ func WithUserAgent(ua string) Option { return func(c *Client) { c.userAgent = ua
 // DELETE) up to n more times when they fail to reach the server (a refused
 // or reset connection, a connection closed before the answer), waiting
 // backoff before the first retry and twice as long before each next one.
-// An answer from the server, whatever its status, is never retried, nor
-// are POST and PATCH requests, nor a request whose context ended. A DELETE
-// retried after the server applied it answers 404. The default is no
-// retries.
+// An answer from the server is never retried (but see [WithBusyRetries]),
+// nor are POST and PATCH requests, nor a request whose context ended. A
+// DELETE retried after the server applied it answers 404. The default is
+// no retries.
 func WithRetries(n int, backoff time.Duration) Option {
 	return func(c *Client) { c.retries, c.backoff = max(n, 0), max(backoff, 0) }
 }
+
+// MaxBusyWait is the longest Retry-After a busy answer may ask for and
+// still be retried (see [WithBusyRetries]); one that asks for longer is
+// returned at once.
+const MaxBusyWait = 10 * time.Second
+
+// DefaultBusyRetries is how many times a client retries a busy answer
+// unless [WithBusyRetries] says otherwise.
+const DefaultBusyRetries = 2
+
+// WithBusyRetries retries an idempotent request (GET, HEAD, OPTIONS, PUT,
+// DELETE) up to n more times when the server answers 503 Service
+// Unavailable with a Retry-After header, waiting what the header asks for
+// before each retry. kit answers so when every scan slot is taken and its
+// queue is full (an expensive search, sort or filter; nothing was read),
+// and a proxied collection relays its source's answer. A busy answer is
+// returned as it is, an [*Error] matching [ErrUnavailable], once the
+// retries are spent, when it has no Retry-After, when it asks for longer
+// than [MaxBusyWait], and when the request's context would end before the
+// wait does. A request whose context ends while it waits fails with the
+// context's error. The default is [DefaultBusyRetries]; 0 turns it off.
+func WithBusyRetries(n int) Option { return func(c *Client) { c.busy = max(n, 0) } }
 
 // WithLogger sets the logger of [Client.ApplyTransform]'s failures. The
 // default is slog.Default() at the time of the call.
@@ -92,6 +116,7 @@ func New(baseURL string, opts ...Option) (*Client, error) {
 		base:      u,
 		http:      &http.Client{Timeout: 30 * time.Second},
 		userAgent: "kit-go-client",
+		busy:      DefaultBusyRetries,
 	}
 	for _, o := range opts {
 		o(c)
@@ -167,10 +192,12 @@ func (c *Client) exchange(ctx context.Context, method, path string, query url.Va
 	return raw, resp.Header, nil
 }
 
-// send sends a request, retrying idempotent ones on connection errors.
+// send sends a request, retrying idempotent ones on connection errors
+// (WithRetries) and on busy answers (WithBusyRetries).
 func (c *Client) send(ctx context.Context, method, target string, payload []byte, hasBody bool, header http.Header) (*http.Response, error) {
 	wait := c.backoff
-	for attempt := 0; ; attempt++ {
+	failed, busy := 0, 0
+	for {
 		var rd io.Reader
 		if hasBody {
 			rd = bytes.NewReader(payload)
@@ -194,19 +221,74 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 		}
 		resp, err := c.http.Do(req)
 		if err == nil {
-			return resp, nil
+			after, ok := c.busyWait(ctx, method, resp, busy)
+			if !ok {
+				return resp, nil
+			}
+			busy++
+			// Read the refusal out so that its connection is used again.
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+			resp.Body.Close()
+			if err := sleep(ctx, after); err != nil {
+				return nil, fmt.Errorf("kit client: %s %s: waiting to retry a busy answer: %w", method, req.URL.Path, err)
+			}
+			continue
 		}
-		if attempt >= c.retries || !idempotent(method) || ctx.Err() != nil {
+		if failed >= c.retries || !idempotent(method) || ctx.Err() != nil {
 			return nil, fmt.Errorf("kit client: %w", err)
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, fmt.Errorf("kit client: %w", errors.Join(err, ctx.Err()))
-		case <-t.C:
+		failed++
+		if serr := sleep(ctx, wait); serr != nil {
+			return nil, fmt.Errorf("kit client: %w", errors.Join(err, serr))
 		}
 		wait *= 2
+	}
+}
+
+// busyWait says whether resp is a busy answer to retry, the busy-th
+// retry of the request, and how long to wait first: a 503 with a
+// Retry-After of at most MaxBusyWait (delay-seconds or an HTTP date) to an
+// idempotent request, while retries are left and ctx lasts past the wait.
+func (c *Client) busyWait(ctx context.Context, method string, resp *http.Response, busy int) (time.Duration, bool) {
+	if resp.StatusCode != http.StatusServiceUnavailable || busy >= c.busy || !idempotent(method) {
+		return 0, false
+	}
+	after, ok := retryAfter(resp.Header.Get("Retry-After"), time.Now())
+	if !ok || after > MaxBusyWait {
+		return 0, false
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) <= after {
+		return 0, false
+	}
+	return after, true
+}
+
+// retryAfter parses a Retry-After header's value at now: delay-seconds or
+// an HTTP date (RFC 9110, section 10.2.3); a date in the past is no wait.
+func retryAfter(v string, now time.Time) (time.Duration, bool) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0, false
+	}
+	if secs, err := strconv.ParseUint(v, 10, 32); err == nil {
+		return time.Duration(secs) * time.Second, true
+	}
+	at, err := http.ParseTime(v)
+	if err != nil {
+		return 0, false
+	}
+	return max(at.Sub(now), 0), true
+}
+
+// sleep waits d, or until ctx ends (its error).
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
 	}
 }
 

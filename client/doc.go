@@ -8,8 +8,9 @@
 // [New] takes the URL kit's handler is mounted at, prefix included, and
 // options: [WithToken] for an API token, [WithHTTPClient] for a client
 // with a cookie jar (a host's session cookie) or its own transport, [WithUserAgent],
-// [WithRetries] for idempotent requests that fail to connect, [WithCache]
-// and [WithLogger].
+// [WithRetries] for idempotent requests that fail to connect,
+// [WithBusyRetries] for those the server answers 503 with Retry-After
+// (twice by default), [WithCache] and [WithLogger].
 //
 //	c, err := client.New("https://kit.example.com/api", client.WithToken(token))
 //	products := c.Team("acme").Collection("shopProducts")
