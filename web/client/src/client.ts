@@ -48,6 +48,51 @@ export interface KitClientOptions {
    * cache of your own. Default: no cache (every read asks the server).
    */
   cache?: boolean | CollectionCache
+  /**
+   * How many times an idempotent request (GET, HEAD, OPTIONS, PUT, DELETE)
+   * is sent again after a busy answer: a 503 with a `Retry-After` of at
+   * most MAX_BUSY_WAIT_MS, which kit sends when its scan slots are full.
+   * The client waits what the header asks first. Default
+   * DEFAULT_BUSY_RETRIES; 0 turns it off.
+   */
+  busyRetries?: number
+}
+
+/** DEFAULT_BUSY_RETRIES is how many times a client retries a busy answer unless `busyRetries` says otherwise. */
+export const DEFAULT_BUSY_RETRIES = 2
+
+/** MAX_BUSY_WAIT_MS is the longest `Retry-After` a busy answer may ask for and still be retried; one asking longer rejects at once. */
+export const MAX_BUSY_WAIT_MS = 10_000
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+
+/**
+ * retryAfterMs reads a `Retry-After` header (delay-seconds or an HTTP
+ * date) as milliseconds from now; undefined when there is none or it
+ * cannot be read, 0 for a date in the past.
+ */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  const v = value?.trim() ?? ''
+  if (/^\d+$/.test(v)) return Number(v) * 1000
+  if (v === '' || /^[-+\d.]+$/.test(v)) return undefined
+  const at = Date.parse(v)
+  return Number.isNaN(at) ? undefined : Math.max(at - now, 0)
+}
+
+/** sleep resolves after ms, or rejects with the signal's reason when it aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
 }
 
 /** RequestOptions are the parts of one request. */
@@ -146,7 +191,8 @@ export class KitClient {
    * send sends one request to an API path and resolves with the response
    * itself, unread, when it is a 2xx (an export's attachment, say); a non-2xx
    * answer rejects with a KitError, a network failure with a KitError of
-   * status 0.
+   * status 0. A busy answer to an idempotent request is retried after its
+   * `Retry-After` (see `busyRetries`); the last one rejects as a 503.
    */
   async send(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
     let query: URLSearchParams | undefined
@@ -171,20 +217,27 @@ export class KitClient {
     if (body !== undefined) init.body = body
     if (opts.signal) init.signal = opts.signal
     if (this.options.credentials) init.credentials = this.options.credentials
-    let res: Response
-    try {
-      res = await this.fetchImpl(this.url(path, query), init)
-    } catch (cause) {
-      if (opts.signal?.aborted) throw cause
-      throw new KitError({
-        status: 0,
-        statusText: 'Network Error',
-        message: `${method} ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
-        cause,
-      })
+    const url = this.url(path, query)
+    const busyRetries = IDEMPOTENT.has(method) && !(body instanceof ReadableStream) ? (this.options.busyRetries ?? DEFAULT_BUSY_RETRIES) : 0
+    for (let busy = 0; ; busy++) {
+      let res: Response
+      try {
+        res = await this.fetchImpl(url, init)
+      } catch (cause) {
+        if (opts.signal?.aborted) throw cause
+        throw new KitError({
+          status: 0,
+          statusText: 'Network Error',
+          message: `${method} ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
+          cause,
+        })
+      }
+      if (res.ok) return res
+      const wait = res.status === 503 && busy < busyRetries ? retryAfterMs(res.headers.get('Retry-After')) : undefined
+      if (wait === undefined || wait > MAX_BUSY_WAIT_MS) throw await errorFromResponse(res)
+      await res.body?.cancel()
+      await sleep(wait, opts.signal)
     }
-    if (!res.ok) throw await errorFromResponse(res)
-    return res
   }
 
   /**

@@ -8,7 +8,7 @@
  *
  * @packageDocumentation
  */
-export { KitClient, TeamClient, CollectionClient, SuperAdminClient, importRejections, revertConflicts } from './client'
+export { KitClient, TeamClient, CollectionClient, SuperAdminClient, importRejections, revertConflicts, DEFAULT_BUSY_RETRIES, MAX_BUSY_WAIT_MS } from './client'
 export type { KitClientOptions, RequestOptions, MutationListener, UpdateOptions, Versioned } from './client'
 export { Batch, BatchResults, batchRef } from './batch'
 export type { BatchIndex, BatchResult } from './batch'

@@ -1,1 +1,0 @@
-import{I as e,g as t,p as n}from"./index-BtINSup_.js";function r(){let r=e(n,null);return r?{t:r.t,locale:r.locale}:{t,locale:()=>void 0}}export{r as t};

@@ -1,0 +1,1 @@
+import{o as e}from"./util-BGYK4mND.js";function t(t){return t.adminNav?.label||t.displayName||e(t.name)}function n(e){let n=[];for(let[r,i]of Object.entries(e)){let e=i.adminNav??{};e.enabled!==!1&&n.push({key:r,label:t(i),icon:e.icon??``,order:e.order??2**53-1})}return n.sort((e,t)=>e.order-t.order||e.label.localeCompare(t.label))}export{n as t};
