@@ -170,10 +170,21 @@ func newGenerator(conns int) *generator {
 
 func (g *generator) close() { g.client.CloseIdleConnections() }
 
+// busyRetries is how many times a worker sends a request again after a
+// busy answer, as kit's Go client does by default
+// (client.DefaultBusyRetries).
+const busyRetries = 2
+
 // run sends wl's requests from g.conns workers until d has passed, max
 // requests were sent, or the workload has no more work. Each worker sends
 // its next request when the previous answer is read (a closed loop), so
-// the latencies are those of a saturated server.
+// the latencies are those of a saturated server. A busy answer (503 with
+// Retry-After: a full scan queue) counts as an error, and its worker
+// waits what the header asks, as kit's clients do, before it sends the
+// same request again (at most busyRetries times; a success then counts
+// with its latency from the first attempt) or, once those are spent, its
+// next one. A worker that asked again at once would only add refusals to
+// the server's work, which no client of kit does.
 func (g *generator) run(ctx context.Context, t target, wl workload, d time.Duration, max int64, seed uint64) phase {
 	var sent atomic.Int64
 	var exhausted atomic.Bool
@@ -201,10 +212,12 @@ func (g *generator) run(ctx context.Context, t target, wl workload, d time.Durat
 					break
 				}
 				t0 := time.Now()
-				status, body, err := g.do(ctx, t, req)
-				if err == nil && status == wl.want {
-					mine = append(mine, time.Since(t0))
-				} else {
+				for busy := 0; ; busy++ {
+					status, after, body, err := g.do(ctx, t, req)
+					if err == nil && status == wl.want {
+						mine = append(mine, time.Since(t0))
+						break
+					}
 					mu.Lock()
 					out.errors++
 					if out.firstErr == "" {
@@ -215,6 +228,19 @@ func (g *generator) run(ctx context.Context, t target, wl workload, d time.Durat
 						}
 					}
 					mu.Unlock()
+					if err != nil || status != http.StatusServiceUnavailable || after <= 0 {
+						break
+					}
+					wait := min(after, time.Until(deadline))
+					if wait > 0 {
+						select {
+						case <-ctx.Done():
+						case <-time.After(wait):
+						}
+					}
+					if busy >= busyRetries || ctx.Err() != nil || !time.Now().Before(deadline) {
+						break
+					}
 				}
 			}
 			lat[w] = mine
@@ -232,16 +258,17 @@ func (g *generator) run(ctx context.Context, t target, wl workload, d time.Durat
 	return out
 }
 
-// do sends one request and reads the whole answer; the body is kept only
-// for error messages (its first 300 bytes).
-func (g *generator) do(ctx context.Context, t target, r request) (int, []byte, error) {
+// do sends one request and reads the whole answer: its status, the wait
+// its Retry-After header asks for (delay-seconds; 0 without one), and its
+// body, kept only for error messages (its first 300 bytes).
+func (g *generator) do(ctx context.Context, t target, r request) (int, time.Duration, []byte, error) {
 	var body io.Reader
 	if r.body != nil {
 		body = bytes.NewReader(r.body)
 	}
 	req, err := http.NewRequestWithContext(ctx, r.method, t.base+r.path, body)
 	if err != nil {
-		return 0, nil, err
+		return 0, 0, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+t.token)
 	if r.body != nil {
@@ -249,13 +276,17 @@ func (g *generator) do(ctx context.Context, t target, r request) (int, []byte, e
 	}
 	resp, err := g.client.Do(req)
 	if err != nil {
-		return 0, nil, err
+		return 0, 0, nil, err
 	}
 	defer resp.Body.Close()
+	var after time.Duration
+	if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil && secs > 0 {
+		after = time.Duration(secs) * time.Second
+	}
 	var head [300]byte
 	n, _ := io.ReadFull(resp.Body, head[:])
 	_, err = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode, head[:n], err
+	return resp.StatusCode, after, head[:n], err
 }
 
 // getJSON fetches one answer for the result checks.

@@ -251,7 +251,9 @@ func writeReport(w io.Writer, m reportMeta, rows []result, c *checks) {
 		}
 	}
 	fmt.Fprintln(w, "\nreq/s: successful answers per second of the timed run (an error, such as a refused list's 503, counts in")
-	fmt.Fprintln(w, "errors and in no other figure); p50/p99: latency as the client saw it; ÷ baseline:")
+	fmt.Fprintln(w, "errors and in no other figure; a client refused with a Retry-After waits what it asks, as kit's clients do,")
+	fmt.Fprintln(w, "then sends the same request again, twice at most); p50/p99: latency as the client saw it, from a request's")
+	fmt.Fprintln(w, "first attempt; ÷ baseline:")
 	fmt.Fprintln(w, "the row's figure divided by its baseline's (kit's by raw-audit's where that ran, the same work done by hand,")
 	fmt.Fprintln(w, "else by raw's; kit-no-events' and raw-audit's by raw's); CPU per request: the server child's CPU time (\"+ db\":")
 	fmt.Fprintln(w, "and the PostgreSQL processes') divided by the successful answers; peak PSS: the server children's proportional")
