@@ -245,10 +245,11 @@ func (c *Client) send(ctx context.Context, method, target string, payload []byte
 	}
 }
 
-// busyWait says whether resp is a busy answer to retry, the busy-th
-// retry of the request, and how long to wait first: a 503 with a
-// Retry-After of at most MaxBusyWait (delay-seconds or an HTTP date) to an
-// idempotent request, while retries are left and ctx lasts past the wait.
+// busyWait says whether to send the request again after resp, and how
+// long to wait first, when busy retries of it after busy answers were
+// already sent: yes for a 503 with a Retry-After of at most MaxBusyWait
+// (delay-seconds or an HTTP date) to an idempotent request, while retries
+// are left and ctx lasts past the wait.
 func (c *Client) busyWait(ctx context.Context, method string, resp *http.Response, busy int) (time.Duration, bool) {
 	if resp.StatusCode != http.StatusServiceUnavailable || busy >= c.busy || !idempotent(method) {
 		return 0, false
