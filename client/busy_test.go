@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,17 +19,14 @@ import (
 // kit's own busy answer (kit.ErrBusy, or busy when set: 503 with a
 // Retry-After header, written by kit); it counts the requests per method.
 type busyFront struct {
+	methodCounts
 	k      *kit.Kit
 	busy   error
 	refuse atomic.Int32
-	mu     sync.Mutex
-	counts map[string]int
 }
 
 func (f *busyFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	f.counts[r.Method]++
-	f.mu.Unlock()
+	f.add(r.Method)
 	if f.refuse.Add(-1) >= 0 {
 		err := f.busy
 		if err == nil {
@@ -40,12 +36,6 @@ func (f *busyFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.k.Handler().ServeHTTP(w, r)
-}
-
-func (f *busyFront) count(method string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.counts[method]
 }
 
 func TestBusyAnswersAreRetriedAfterTheirRetryAfter(t *testing.T) {
@@ -72,7 +62,7 @@ func TestBusyAnswersAreRetriedAfterTheirRetryAfter(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			front := &busyFront{k: s.k, busy: tc.busy, counts: map[string]int{}}
+			front := &busyFront{k: s.k, busy: tc.busy}
 			mux := http.NewServeMux()
 			mux.Handle("/api/", front)
 			srv := httptest.NewServer(mux)
@@ -91,9 +81,7 @@ func TestBusyAnswersAreRetriedAfterTheirRetryAfter(t *testing.T) {
 				ctx, cancel = context.WithTimeout(ctx, tc.timeout)
 				defer cancel()
 			}
-			front.mu.Lock()
-			front.counts = map[string]int{} // the registry's GET above does not count
-			front.mu.Unlock()
+			front.clear() // the registry's GET above does not count
 			front.refuse.Store(tc.refuse)
 			switch tc.method {
 			case http.MethodGet:

@@ -15,19 +15,44 @@ import (
 	"github.com/collectionkit/kit/teamauth"
 )
 
+// methodCounts counts requests per method; it is safe for concurrent use.
+type methodCounts struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (c *methodCounts) add(method string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil {
+		c.counts = map[string]int{}
+	}
+	c.counts[method]++
+}
+
+func (c *methodCounts) count(method string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts[method]
+}
+
+// clear forgets every count.
+func (c *methodCounts) clear() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.counts = nil
+}
+
 // flakyFront serves kit's API but closes the connection, unanswered, of
 // the next drop requests; it counts the requests per method.
 type flakyFront struct {
-	drop     atomic.Int32
-	mu       sync.Mutex
-	attempts map[string]int
+	methodCounts
+	drop atomic.Int32
 }
 
 func (f *flakyFront) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		f.attempts[r.Method]++
-		f.mu.Unlock()
+		f.add(r.Method)
 		if f.drop.Add(-1) >= 0 {
 			conn, _, err := http.NewResponseController(w).Hijack()
 			if err == nil {
@@ -41,21 +66,13 @@ func (f *flakyFront) wrap(next http.Handler) http.Handler {
 }
 
 func (f *flakyFront) reset(drop int32) {
-	f.mu.Lock()
-	f.attempts = map[string]int{}
-	f.mu.Unlock()
+	f.clear()
 	f.drop.Store(drop)
-}
-
-func (f *flakyFront) count(method string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.attempts[method]
 }
 
 func TestRetries(t *testing.T) {
 	s := newServer(t, testdb.EngineSQLite)
-	front := &flakyFront{attempts: map[string]int{}}
+	front := &flakyFront{}
 	mux := http.NewServeMux()
 	mux.Handle("/api/", front.wrap(s.k.Handler()))
 	srv := httptest.NewServer(mux)
