@@ -74,6 +74,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
   const v = value?.trim() ?? ''
   if (/^\d+$/.test(v)) return Number(v) * 1000
+  // A number that is not delay-seconds ("-1", "1.5") is no date either,
+  // though Date.parse would read some of them as a year.
   if (v === '' || /^[-+\d.]+$/.test(v)) return undefined
   const at = Date.parse(v)
   return Number.isNaN(at) ? undefined : Math.max(at - now, 0)

@@ -70,9 +70,9 @@ describe('busy answers', () => {
   it('a delete is retried: it is idempotent', async () => {
     const f = refusing('DELETE', 1, '0')
     const kit = clientAs('ann', { fetch: f.impl })
-    const notes = kit.team('acme').collection('shopProducts')
-    const created = await notes.create({ title: unique('busy delete'), price: '1.00' })
-    await notes.delete(created.id)
+    const products = kit.team('acme').collection('shopProducts')
+    const created = await products.create({ title: unique('busy delete'), price: '1.00' })
+    await products.delete(created.id)
     expect(f.state.calls).toBe(2)
     const err = await clientAs('ann').team('acme').collection('shopProducts').item(created.id).catch((e: unknown) => e)
     expect((err as KitError).status).toBe(404)
